@@ -1,0 +1,47 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.js';
+import type { AppDeps } from './lib/deps.js';
+import { registerAuth, type Guards } from './plugins/auth.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerSecurity } from './plugins/security.js';
+import { registerStaticWeb } from './plugins/static-web.js';
+import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { TokenSigner } from './modules/auth/token.js';
+import { registerHealthRoutes } from './modules/health/health.routes.js';
+
+/** What every module's register function receives. */
+export interface AppContext {
+  config: AppConfig;
+  deps: AppDeps;
+  guards: Guards;
+}
+
+/** Builds the HTTP app without listening: main.ts listens, tests use `app.inject`. */
+export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      name: 'app',
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.body.password', 'req.body.message'], remove: true },
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandler(app);
+  await registerSecurity(app);
+  const signer = new TokenSigner(config.jwtSecret);
+  const guards = registerAuth(app, deps, signer);
+  const ctx: AppContext = { config, deps, guards };
+
+  registerHealthRoutes(app, deps, config.llm.provider);
+  registerAuthRoutes(app, { deps, signer, tokenTtlSeconds: config.tokenTtlSeconds }, guards);
+  // Feature modules register here, one line each.
+  void ctx;
+
+  await registerStaticWeb(app, config.webDistDir);
+  return app;
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const positiveInt = (fallback: number) => z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(fallback));
+
+/** USD per million tokens, per model; overridable with LLM_PRICES. */
+export const PriceTable = z.record(z.string(), z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }));
+export type PriceTable = z.infer<typeof PriceTable>;
+
+/** Every environment variable the server reads, validated once at start (README lists them). */
+export const EnvSchema = z.object({
+  NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('127.0.0.1')),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+  ),
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  TOKEN_TTL_HOURS: positiveInt(12),
+  ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email('must be an email address').optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, LogLevel.default('warn')),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
+  BODY_LIMIT_BYTES: positiveInt(100_000),
+  WEB_DIST_DIR: optionalString,
+  LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['anthropic', 'openai', 'scripted']).default('scripted')),
+  LLM_MODEL: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  LLM_MAX_TOKENS: positiveInt(2048),
+  LLM_THINKING_BUDGET: positiveInt(1024),
+  LLM_TIMEOUT_MS: positiveInt(60_000),
+  LLM_RETRY_BUDGET_MS: positiveInt(20_000),
+  LLM_PRICES: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((s, ctx) => {
+        try {
+          return JSON.parse(s) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(PriceTable)
+      .optional(),
+  ),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface LlmConfig {
+  provider: 'anthropic' | 'openai' | 'scripted';
+  model: string;
+  anthropicApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  openaiApiKey: string | undefined;
+  openaiBaseUrl: string | undefined;
+  maxTokens: number;
+  thinkingBudget: number;
+  timeoutMs: number;
+  retryBudgetMs: number;
+  prices: PriceTable;
+}
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  jwtSecret: string;
+  tokenTtlSeconds: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: z.infer<typeof LogLevel>;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  /** Built web app served in production; undefined serves the API only. */
+  webDistDir: string | undefined;
+  llm: LlmConfig;
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULT_MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o-mini', scripted: 'scripted-offline' } as const;
+
+/** Parses the environment; throws a ConfigError listing every problem at once. */
+export function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const result = EnvSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  const problems: string[] = [];
+  if (e.LLM_PROVIDER === 'anthropic' && !e.ANTHROPIC_API_KEY) problems.push('  - ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
+  if (e.LLM_PROVIDER === 'openai' && !e.OPENAI_API_KEY && !e.OPENAI_BASE_URL)
+    problems.push('  - OPENAI_API_KEY: required when LLM_PROVIDER=openai (or set OPENAI_BASE_URL for a local server)');
+  if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) problems.push('  - ADMIN_EMAIL: required when ADMIN_PASSWORD is set');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return e;
+}
+
+/** Reads the JWT secret from the data folder, creating it (owner-only) on first start. */
+export function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    sqliteFile: path.join(dataDir, 'studychat.sqlite'),
+    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    tokenTtlSeconds: e.TOKEN_TTL_HOURS * 3600,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === 'true',
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    webDistDir: e.WEB_DIST_DIR ?? (e.NODE_ENV === 'production' ? defaultWebDist : undefined),
+    llm: {
+      provider: e.LLM_PROVIDER,
+      model: e.LLM_MODEL ?? DEFAULT_MODELS[e.LLM_PROVIDER],
+      anthropicApiKey: e.ANTHROPIC_API_KEY,
+      anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+      openaiApiKey: e.OPENAI_API_KEY,
+      openaiBaseUrl: e.OPENAI_BASE_URL,
+      maxTokens: e.LLM_MAX_TOKENS,
+      thinkingBudget: e.LLM_THINKING_BUDGET,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+      retryBudgetMs: e.LLM_RETRY_BUDGET_MS,
+      prices: e.LLM_PRICES ?? {},
+    },
+  };
+}

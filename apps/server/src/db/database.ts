@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** True when a trivial query succeeds. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A postgres:// URL selects PostgreSQL; otherwise SQLite at `sqliteFile`. */
+  databaseUrl?: string | undefined;
+  sqliteFile: string;
+  /** PostgreSQL schema to use (tests isolate themselves in their own schema). */
+  pgSchema?: string | undefined;
+  pgPoolSize?: number | undefined;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//.test(url);
+}
+
+// better-sqlite3 cannot bind booleans; the schema stores them as 0/1 on SQLite.
+function bindable(parameters: ReadonlyArray<unknown>): unknown[] {
+  return parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}
+
+function wrapSqlite(raw: BetterSqlite3.Database): SqliteDatabase {
+  return {
+    close: () => raw.close(),
+    prepare(query: string): SqliteStatement {
+      const statement = raw.prepare(query);
+      return {
+        reader: statement.reader,
+        all: (parameters) => statement.all(bindable(parameters)),
+        run: (parameters) => statement.run(bindable(parameters)),
+        iterate: (parameters) => statement.iterate(bindable(parameters)),
+      };
+    },
+  };
+}
+
+export function createDatabase(options: DatabaseOptions): Database {
+  if (isPostgresUrl(options.databaseUrl)) {
+    // timestamptz and bigint values are mapped in db/values.ts; keep pg's defaults.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.pgPoolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      ping: () => ping(db),
+      close: () => db.destroy(),
+    };
+  }
+  if (options.sqliteFile !== ':memory:') mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
+  const raw = new BetterSqlite3(options.sqliteFile);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('synchronous = NORMAL');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: wrapSqlite(raw) }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: () => ping(db),
+    close: () => db.destroy(),
+  };
+}
+
+async function ping(db: Kysely<DB>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

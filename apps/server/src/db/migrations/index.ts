@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-20-initial.js';
+
+/** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-20-initial': initial,
+};

@@ -1,0 +1,155 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamptz on PostgreSQL (read as Date), ISO text on SQLite; always written as an ISO string. */
+export type DbTimestamp = ColumnType<Date | string, string, string>;
+/** boolean on PostgreSQL, 0/1 on SQLite; written as a boolean (the SQLite driver maps it). */
+export type DbBool = ColumnType<boolean | number, boolean, boolean>;
+/** PostgreSQL may return numeric aggregates as strings. */
+export type DbNumber = ColumnType<number, number, number>;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  is_admin: DbBool;
+  /** JSON object as text. */
+  metadata: string | null;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+  last_login_at: DbTimestamp | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: DbTimestamp;
+  expires_at: DbTimestamp;
+  revoked_at: DbTimestamp | null;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  key: string;
+  failed_at: DbTimestamp;
+}
+
+export interface ExperimentsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  code_complete: string | null;
+  code_exitnoqualms: string | null;
+  code_exitceiling: string | null;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
+export interface AssignmentsTable {
+  id: string;
+  user_id: string;
+  experiment_id: string;
+  prolific_pid: string | null;
+  study_id: string | null;
+  session_id: string | null;
+  assigned_condition: string | null;
+  stratum: string | null;
+  condition_assigned_at: DbTimestamp | null;
+  consent_given: DbBool;
+  consent_timestamp: DbTimestamp | null;
+  intervention_completed_timestamp: DbTimestamp | null;
+  completion_pathway: string | null;
+  completion_code: string | null;
+  completed_at: DbTimestamp | null;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
+export interface AllocationSlotsTable {
+  id: string;
+  experiment_id: string;
+  stratum: string;
+  block_index: number;
+  seq: number;
+  condition: string;
+  assignment_id: string | null;
+  created_at: DbTimestamp;
+  claimed_at: DbTimestamp | null;
+}
+
+export interface SurveyResponsesTable {
+  id: string;
+  user_id: string;
+  experiment_id: string;
+  prolific_pid: string | null;
+  survey_type: string;
+  /** JSON object as text. */
+  responses: string;
+  created_at: DbTimestamp;
+}
+
+export interface SectionExposuresTable {
+  id: string;
+  user_id: string;
+  experiment_id: string;
+  condition: string;
+  section_index: number;
+  section_id: string;
+  min_seconds: number;
+  seconds_on_screen: DbNumber;
+  completed_at: DbTimestamp;
+}
+
+export interface ChatThreadsTable {
+  id: string;
+  user_id: string;
+  experiment_id: string;
+  condition: string;
+  title: string | null;
+  reply_lock_id: string | null;
+  reply_lock_until: DbTimestamp | null;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  thread_id: string;
+  position: number;
+  role: 'user' | 'assistant';
+  content: string;
+  is_initial: DbBool;
+  status: 'complete' | 'error' | 'interrupted';
+  error_message: string | null;
+  model_used: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: DbNumber | null;
+  first_token_ms: number | null;
+  total_ms: number | null;
+  stop_reason: string | null;
+  /** JSON array of thinking entries as text. */
+  thinking_log: string | null;
+  created_at: DbTimestamp;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  experiments: ExperimentsTable;
+  assignments: AssignmentsTable;
+  allocation_slots: AllocationSlotsTable;
+  survey_responses: SurveyResponsesTable;
+  section_exposures: SectionExposuresTable;
+  chat_threads: ChatThreadsTable;
+  chat_messages: ChatMessagesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type ExperimentRow = Selectable<ExperimentsTable>;
+export type AssignmentRow = Selectable<AssignmentsTable>;
+export type SurveyResponseRow = Selectable<SurveyResponsesTable>;
+export type ChatThreadRow = Selectable<ChatThreadsTable>;
+export type ChatMessageRow = Selectable<ChatMessagesTable>;

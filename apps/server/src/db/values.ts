@@ -1,0 +1,35 @@
+// Row values from either database become API values here, and nowhere else (DESIGN.md convention 4).
+
+/** Timestamp column (Date from PostgreSQL, ISO text from SQLite) to an ISO-8601 UTC string. */
+export function toIso(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+export function toIsoOrNull(value: Date | string | null | undefined): string | null {
+  return value === null || value === undefined ? null : toIso(value);
+}
+
+/** Boolean column (boolean from PostgreSQL, 0/1 from SQLite). */
+export function toBool(value: boolean | number): boolean {
+  return value === true || value === 1;
+}
+
+/** Numeric value that PostgreSQL may return as a string (bigint counts, numeric sums). */
+export function toNumber(value: number | string | bigint): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function toNumberOrNull(value: number | string | bigint | null | undefined): number | null {
+  return value === null || value === undefined ? null : toNumber(value);
+}
+
+/** JSON text column to an object; a broken document reads as null rather than failing the request. */
+export function parseJsonObject(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,19 @@
+import type { ErrorCode } from '@studychat/contracts';
+
+/** An error with a stable code and HTTP status; the error handler answers it as `{ error, code }`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, 'BAD_REQUEST', message);
+export const unauthenticated = (message = 'Authentication required') => new AppError(401, 'UNAUTHENTICATED', message);
+export const forbidden = (message = 'You do not have permission to do this') => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
+export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);

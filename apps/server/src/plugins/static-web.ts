@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorReply } from '@studychat/contracts';
+
+/**
+ * Serves the built web app (production). Any non-API GET that is not a file gets index.html, so the
+ * client router handles it; unknown API paths get a JSON 404.
+ */
+export async function registerStaticWeb(app: FastifyInstance, webDistDir: string | undefined): Promise<void> {
+  const root = webDistDir ? path.resolve(webDistDir) : undefined;
+  const serveWeb = root !== undefined && existsSync(path.join(root, 'index.html'));
+  if (root !== undefined && !serveWeb) app.log.warn({ root }, 'web app not built: run `npm run build`; serving the API only');
+
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    const body: ErrorReply = { error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' };
+    return reply.code(404).send(body);
+  });
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/config.js';
+import type { Database } from '../src/db/database.js';
+import type { AppDeps } from '../src/lib/deps.js';
+import { createUser } from '../src/modules/users/users.service.js';
+import { createTestDatabase, dropTestSchemas, type TestDialect } from './databases.js';
+
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    env: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/tmp/studychat-test',
+    databaseUrl: undefined,
+    sqliteFile: ':memory:',
+    jwtSecret: 'test-secret-test-secret-test-secret-0123456789',
+    tokenTtlSeconds: 3600,
+    adminEmail: undefined,
+    adminPassword: undefined,
+    logLevel: 'silent',
+    trustProxy: false,
+    bodyLimitBytes: 100_000,
+    webDistDir: undefined,
+    llm: {
+      provider: 'scripted',
+      model: 'scripted-offline',
+      anthropicApiKey: undefined,
+      anthropicBaseUrl: undefined,
+      openaiApiKey: undefined,
+      openaiBaseUrl: undefined,
+      maxTokens: 1024,
+      thinkingBudget: 1024,
+      timeoutMs: 5000,
+      retryBudgetMs: 2000,
+      prices: {},
+    },
+    ...overrides,
+  };
+}
+
+/** A controllable clock: tests move time instead of sleeping. */
+export class TestClock {
+  constructor(public now = new Date('2026-11-20T10:00:00.000Z')) {}
+  readonly fn = () => new Date(this.now);
+  advance(ms: number): void {
+    this.now = new Date(this.now.getTime() + ms);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  deps: AppDeps;
+  clock: TestClock;
+  dialect: TestDialect;
+}
+
+export interface TestAppOptions {
+  config?: Partial<AppConfig>;
+  deps?: Partial<Omit<AppDeps, 'database'>>;
+}
+
+export async function createTestApp(dialect: TestDialect, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const clock = new TestClock();
+  const deps: AppDeps = { database, clock: clock.fn, newId: randomUUID, random: Math.random, ...options.deps };
+  const app = await buildApp(testConfig(options.config), deps);
+  await app.ready();
+  return { app, database, deps, clock, dialect };
+}
+
+/**
+ * Builds one app per test file and dialect, closed after the file's tests:
+ * `const t = useTestApp(dialect)` then `t().app.inject(...)` inside tests.
+ */
+export function useTestApp(dialect: TestDialect, options: TestAppOptions = {}): () => TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(dialect, options);
+  });
+  afterAll(async () => {
+    await current?.app.close();
+    await current?.database.close();
+    await dropTestSchemas();
+  });
+  return () => {
+    if (!current) throw new Error('test app is not ready');
+    return current;
+  };
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+  /** `{ authorization: 'Bearer …' }` for inject calls. */
+  headers: { authorization: string };
+}
+
+let userCounter = 0;
+
+/** Creates an account and logs it in through the real login route. */
+export async function createAndLogin(
+  t: TestApp,
+  options: { isAdmin?: boolean; email?: string; metadata?: Record<string, unknown> } = {},
+): Promise<TestUser> {
+  userCounter += 1;
+  const email = options.email ?? `user${userCounter}-${randomUUID().slice(0, 8)}@study.test`;
+  const password = `pw-${randomUUID()}`;
+  const { id } = await createUser(t.deps, { email, password, isAdmin: options.isAdmin ?? false, metadata: options.metadata });
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const token = (res.json() as { token: string }).token;
+  return { id, email, password, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** Parses a JSON reply, failing with the body when the status is not the expected one. */
+export function expectJson<T = unknown>(res: LightMyRequestResponse, status: number): T {
+  if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
+  return res.json() as T;
+}

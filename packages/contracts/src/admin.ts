@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineRoute } from './route.js';
+import { Id, IdParams, Timestamp } from './common.js';
+import { Assignment } from './participants.js';
+import { SurveyResponse } from './surveys.js';
+
+export const AdminUser = z.object({
+  id: Id,
+  email: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  last_login_at: Timestamp.nullable(),
+  is_admin: z.boolean(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const USER_SORT_FIELDS = ['id', 'email', 'created_at', 'last_login_at', 'is_admin'] as const;
+export const UserSortField = z.enum(USER_SORT_FIELDS);
+export type UserSortField = z.infer<typeof UserSortField>;
+export const SortOrder = z.enum(['asc', 'desc']);
+export type SortOrder = z.infer<typeof SortOrder>;
+export const UsersQuery = z.object({
+  sortBy: UserSortField.default('created_at'),
+  order: SortOrder.default('desc'),
+});
+
+export const AdminThread = z.object({
+  id: Id,
+  experiment_id: Id,
+  title: z.string().nullable(),
+  message_count: z.number().int(),
+  last_message_at: Timestamp.nullable(),
+});
+export type AdminThread = z.infer<typeof AdminThread>;
+
+/** One entry of a parsed thinking log (spec section 3). */
+export const ThinkingEntry = z.union([
+  z.object({ type: z.literal('thinking'), thinking: z.string() }),
+  z.object({ type: z.literal('redacted_thinking') }),
+  z.object({ type: z.literal('error'), text: z.string() }),
+]);
+export type ThinkingEntry = z.infer<typeof ThinkingEntry>;
+
+export const AdminMessage = z.object({
+  id: Id,
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  created_at: Timestamp,
+  /** JSON string: an array of `{type:'thinking', thinking}` and `{type:'redacted_thinking'}` entries, in order. */
+  thinking_log: z.string().nullable(),
+  model_used: z.string().nullable(),
+  tokens_used: z.number().int().nullable(),
+  input_tokens: z.number().int().nullable(),
+  output_tokens: z.number().int().nullable(),
+  cost_usd: z.number().nullable(),
+  first_token_ms: z.number().int().nullable(),
+  total_ms: z.number().int().nullable(),
+  stop_reason: z.string().nullable(),
+});
+export type AdminMessage = z.infer<typeof AdminMessage>;
+
+export const SystemInfo = z.object({
+  llmProvider: z.enum(['anthropic', 'openai', 'scripted']),
+  llmModel: z.string(),
+  /** True when the scripted offline model answers: no real AI model is connected. */
+  scripted: z.boolean(),
+});
+export type SystemInfo = z.infer<typeof SystemInfo>;
+
+const UserThreadParams = z.object({ id: Id, threadId: Id });
+
+export const adminRoutes = {
+  users: defineRoute({ method: 'GET', path: '/api/admin/users', query: UsersQuery, reply: z.array(AdminUser) }),
+  user: defineRoute({ method: 'GET', path: '/api/admin/users/:id', params: IdParams, reply: AdminUser }),
+  threads: defineRoute({ method: 'GET', path: '/api/admin/users/:id/threads', params: IdParams, reply: z.array(AdminThread) }),
+  threadMessages: defineRoute({
+    method: 'GET',
+    path: '/api/admin/users/:id/threads/:threadId/messages',
+    params: UserThreadParams,
+    reply: z.array(AdminMessage),
+  }),
+  assignments: defineRoute({
+    method: 'GET',
+    path: '/api/admin/users/:id/assignments',
+    params: IdParams,
+    reply: z.array(Assignment),
+  }),
+  surveyResponses: defineRoute({
+    method: 'GET',
+    path: '/api/admin/users/:id/survey-responses',
+    params: IdParams,
+    reply: z.array(SurveyResponse),
+  }),
+  system: defineRoute({ method: 'GET', path: '/api/admin/system', reply: SystemInfo }),
+};

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { defineRoute } from './route.js';
+import { CodeKey, Condition, Id, IdParams, Pathway, Timestamp } from './common.js';
+
+export const CompletionCodes = z.object({
+  complete: z.string().nullable(),
+  exitnoqualms: z.string().nullable(),
+  exitceiling: z.string().nullable(),
+});
+export type CompletionCodes = z.infer<typeof CompletionCodes>;
+
+export const Experiment = z.object({
+  id: Id,
+  name: z.string(),
+  description: z.string().nullable(),
+  completion_codes: CompletionCodes,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Experiment = z.infer<typeof Experiment>;
+
+export const EXPERIMENT_NAME_MAX = 200;
+export const EXPERIMENT_DESCRIPTION_MAX = 5000;
+export const COMPLETION_CODE_MAX = 100;
+/** Upper bound on one batch of generated study logins. */
+export const CREDENTIAL_BATCH_MAX = 500;
+
+const Name = z.string().trim().min(1, 'Name is required').max(EXPERIMENT_NAME_MAX);
+const Description = z.string().trim().max(EXPERIMENT_DESCRIPTION_MAX);
+
+export const CreateExperimentBody = z.object({ name: Name, description: Description.optional().nullable() });
+export const UpdateExperimentBody = z
+  .object({ name: Name.optional(), description: Description.optional().nullable() })
+  .refine((b) => b.name !== undefined || b.description !== undefined, 'Nothing to update: send name and/or description');
+
+const Code = z.string().trim().min(1, 'Completion codes cannot be empty').max(COMPLETION_CODE_MAX);
+export const UpdateCodesBody = z.object({
+  codes: z.object({ complete: Code.optional(), exitnoqualms: Code.optional(), exitceiling: Code.optional() }).strict(),
+});
+export const CodesReply = z.object({ codes: CompletionCodes });
+
+export const BatchCredentialsBody = z.object({
+  count: z
+    .number({ error: 'count must be a number' })
+    .int('count must be a whole number')
+    .min(1, 'count must be greater than 0')
+    .max(CREDENTIAL_BATCH_MAX, `At most ${CREDENTIAL_BATCH_MAX} credentials can be generated at once`),
+});
+export const GeneratedCredential = z.object({ email: z.string(), password: z.string() });
+export type GeneratedCredential = z.infer<typeof GeneratedCredential>;
+
+export const CompletionCodeQuery = z.object({ pathway: Pathway });
+export const CompletionCodeReply = z.object({ code: z.string(), pathway: Pathway, key: CodeKey });
+
+export const ParticipantSummary = z.object({
+  total: z.number().int(),
+  conditions: z.record(z.string(), z.number().int()),
+});
+export type ParticipantSummary = z.infer<typeof ParticipantSummary>;
+
+export const DetailedParticipantRow = z.object({
+  assignment_id: Id,
+  user_id: Id,
+  assigned_condition: Condition.nullable(),
+  last_login_at: Timestamp.nullable(),
+  chat_turns: z.number().int(),
+  user_char_count: z.number().int(),
+  /** Baseline intention (1-7) from the baseline survey. */
+  pre_intent: z.number().int().nullable(),
+  post_intent: z.number().int().nullable(),
+  /** post_intent minus pre_intent; null when either is missing. */
+  delta: z.number().int().nullable(),
+});
+export type DetailedParticipantRow = z.infer<typeof DetailedParticipantRow>;
+
+export const EXPORT_FILES = ['participants.csv', 'messages.csv', 'surveys.csv', 'codebook.csv'] as const;
+export type ExportFile = (typeof EXPORT_FILES)[number];
+export const ExportParams = z.object({ id: Id, file: z.enum(EXPORT_FILES) });
+
+export const experimentRoutes = {
+  list: defineRoute({ method: 'GET', path: '/api/experiments', reply: z.array(Experiment) }),
+  create: defineRoute({ method: 'POST', path: '/api/experiments', body: CreateExperimentBody, reply: Experiment, status: 201 }),
+  get: defineRoute({ method: 'GET', path: '/api/experiments/:id', params: IdParams, reply: Experiment }),
+  update: defineRoute({ method: 'PUT', path: '/api/experiments/:id', params: IdParams, body: UpdateExperimentBody, reply: Experiment }),
+  updateCodes: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/completion-codes',
+    params: IdParams,
+    body: UpdateCodesBody,
+    reply: CodesReply,
+  }),
+  batchCredentials: defineRoute({
+    method: 'POST',
+    path: '/api/experiments/:id/batch-credentials',
+    params: IdParams,
+    body: BatchCredentialsBody,
+    reply: z.array(GeneratedCredential),
+    status: 201,
+  }),
+  completionCode: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/completion-code',
+    params: IdParams,
+    query: CompletionCodeQuery,
+    reply: CompletionCodeReply,
+  }),
+  participantSummary: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/participant-summary',
+    params: IdParams,
+    reply: ParticipantSummary,
+  }),
+  participantsDetailed: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/participants-detailed',
+    params: IdParams,
+    reply: z.array(DetailedParticipantRow),
+  }),
+  /** CSV download: participants.csv, messages.csv, surveys.csv, codebook.csv. */
+  exportFile: defineRoute({ method: 'GET', path: '/api/experiments/:id/export/:file', params: ExportParams }),
+};

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineRoute } from './route.js';
+import { Condition, Id, Pathway, Timestamp } from './common.js';
+
+export const PROLIFIC_ID_MAX = 64;
+const ProlificId = z.string().trim().min(1, 'Prolific id is required').max(PROLIFIC_ID_MAX);
+const OptionalPanelId = z.string().trim().min(1).max(PROLIFIC_ID_MAX).optional().nullable();
+
+/** Baseline-intention strata for balanced randomisation (1-2, 3-4, 5-6). */
+export const Stratum = z.enum(['1-2', '3-4', '5-6']);
+export type Stratum = z.infer<typeof Stratum>;
+
+export const Assignment = z.object({
+  id: Id,
+  user_id: Id,
+  experiment_id: Id,
+  prolific_pid: z.string().nullable(),
+  study_id: z.string().nullable(),
+  session_id: z.string().nullable(),
+  assigned_condition: Condition.nullable(),
+  stratum: Stratum.nullable(),
+  condition_assigned_at: Timestamp.nullable(),
+  consent_given: z.boolean(),
+  consent_timestamp: Timestamp.nullable(),
+  created_at: Timestamp,
+  intervention_completed_timestamp: Timestamp.nullable(),
+  completion_pathway: Pathway.nullable(),
+  completed_at: Timestamp.nullable(),
+});
+export type Assignment = z.infer<typeof Assignment>;
+
+export const CreateAssignmentBody = z.object({
+  user_id: Id,
+  experiment_id: Id,
+  prolific_pid: ProlificId,
+  /** STUDY_ID from the Prolific landing URL, when present. */
+  study_id: OptionalPanelId,
+  /** SESSION_ID from the Prolific landing URL, when present. */
+  session_id: OptionalPanelId,
+});
+
+export const AssignmentParams = z.object({ userId: Id, experimentId: Id });
+export const ExperimentIdBody = z.object({ experimentId: Id });
+export const ProlificIdBody = z.object({ experimentId: Id, prolificId: ProlificId });
+export const CompletionBody = z.object({
+  experimentId: Id,
+  pathway: Pathway,
+  /** Ignored by the server, which stores its own code for the pathway; accepted for spec compatibility. */
+  completionCode: z.string().max(200).optional().nullable(),
+});
+
+export const CompletionStatus = z.object({
+  alreadyCompleted: z.boolean(),
+  completionPathway: Pathway.nullable(),
+  completionCode: z.string().nullable(),
+});
+export type CompletionStatus = z.infer<typeof CompletionStatus>;
+
+export const ExposureBody = z.object({
+  experimentId: Id,
+  sectionIndex: z.number().int().min(0).max(50),
+  /** Seconds the section was on screen, measured by the page. */
+  secondsOnScreen: z.number().min(0).max(86_400),
+});
+export const ExposureReply = z.object({ ok: z.literal(true), sectionIndex: z.number().int() });
+
+export const participantRoutes = {
+  create: defineRoute({ method: 'POST', path: '/api/participants', body: CreateAssignmentBody, reply: Assignment, status: 201 }),
+  get: defineRoute({ method: 'GET', path: '/api/participants/:userId/:experimentId', params: AssignmentParams, reply: Assignment }),
+  consent: defineRoute({ method: 'POST', path: '/api/participants/consent', body: ExperimentIdBody, reply: Assignment }),
+  prolificId: defineRoute({ method: 'PUT', path: '/api/participants/prolific-id', body: ProlificIdBody, reply: Assignment }),
+  assignCondition: defineRoute({
+    method: 'POST',
+    path: '/api/participants/assign-condition',
+    body: ExperimentIdBody,
+    reply: Assignment,
+  }),
+  completion: defineRoute({ method: 'POST', path: '/api/participants/completion', body: CompletionBody, reply: CompletionStatus }),
+  status: defineRoute({
+    method: 'GET',
+    path: '/api/participants/status/:experimentId',
+    params: z.object({ experimentId: Id }),
+    reply: CompletionStatus,
+  }),
+  exposure: defineRoute({ method: 'POST', path: '/api/participants/exposures', body: ExposureBody, reply: ExposureReply }),
+};

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One API route, written once: the server registers it (validation and serialisation come from
+ * these schemas) and the web client infers its request and reply types from the same object.
+ */
+export interface RouteDef<
+  M extends HttpMethod = HttpMethod,
+  P extends string = string,
+  Params extends z.ZodType | undefined = z.ZodType | undefined,
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Reply extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: M;
+  /** Fastify-style path, e.g. `/api/participants/:userId/:experimentId`. */
+  path: P;
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  /** Schema of the 2xx reply; undefined for routes answered with an event stream or a file. */
+  reply?: Reply;
+  /** Status of a successful reply (default 200). */
+  status?: number;
+}
+
+export function defineRoute<
+  const M extends HttpMethod,
+  const P extends string,
+  Params extends z.ZodType | undefined = undefined,
+  Query extends z.ZodType | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+  Reply extends z.ZodType | undefined = undefined,
+>(def: RouteDef<M, P, Params, Query, Body, Reply>): RouteDef<M, P, Params, Query, Body, Reply> {
+  return def;
+}
+
+type InferOr<T, Else> = T extends z.ZodType ? z.infer<T> : Else;
+
+export type RouteParams<R> = R extends RouteDef<HttpMethod, string, infer P> ? InferOr<P, undefined> : never;
+export type RouteQuery<R> = R extends RouteDef<HttpMethod, string, z.ZodType | undefined, infer Q> ? InferOr<Q, undefined> : never;
+export type RouteBody<R> =
+  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, z.ZodType | undefined, infer B> ? InferOr<B, undefined> : never;
+export type RouteReply<R> =
+  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, infer Rep>
+    ? InferOr<Rep, void>
+    : never;
+
+/** Fills `:name` segments of a route path. */
+export function buildPath(path: string, params?: Record<string, string | number>): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,2 @@
+export * from './types.js';
+export { studyDefinition } from './mmr-study.js';

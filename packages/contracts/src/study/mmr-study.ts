@@ -1,0 +1,6 @@
+import type { StudyDefinition } from './types.js';
+import { mmrStudyContent } from './mmr-study.content.js';
+import { mmrStudyChat } from './mmr-study.chat.js';
+
+/** The one study this product runs: MMR vaccine information vs. rear-facing car seats (control). */
+export const studyDefinition: StudyDefinition = { ...mmrStudyContent, chat: mmrStudyChat };

@@ -1,0 +1,53 @@
+import type { Condition } from '../common.js';
+
+/** A block of readable study text: a heading, paragraphs and optional bullet lists. */
+export interface ContentBlock {
+  heading?: string;
+  paragraphs?: string[];
+  bullets?: string[];
+  /** A small table, e.g. the risk panel (per 100,000). */
+  table?: { caption: string; columns: [string, string]; rows: [string, string][] };
+}
+
+export interface StaticSection {
+  id: string;
+  title: string;
+  /** Minimum seconds on screen before the button is enabled (spec section 9). */
+  minSeconds: number;
+  blocks: ContentBlock[];
+}
+
+export interface ConditionContent {
+  /** Short topic name shown on the static intro, e.g. 'the MMR vaccine'. */
+  topic: string;
+  sections: StaticSection[];
+}
+
+export interface ConditionChat {
+  /** System prompt for the chat model in this condition. */
+  systemPrompt: string;
+  /** What the scripted offline model says: an opening, replies drawn from the study content, a closing. */
+  scripted: { opening: string; replies: string[]; closing: string };
+}
+
+/**
+ * Everything a study says to participants, in one place (DESIGN.md convention 12):
+ * a second study is a new definition, not a code change.
+ */
+export interface StudyDefinition {
+  id: string;
+  title: string;
+  consent: { title: string; blocks: ContentBlock[]; contact: string };
+  entry: { title: string; scenario: string[]; questionsLabel: string; confirmLabel: string };
+  baseline: { question: string; labels: { min: string; mid: string; max: string } };
+  post: { title: string; question: string };
+  conditions: Record<Condition, ConditionContent>;
+  chat: {
+    conditions: Record<Condition, ConditionChat>;
+    /** Canned greeting when the initial chat message cannot be streamed or fetched. */
+    fallbackGreeting: string;
+  };
+}
+
+/** Default minimum seconds for a section that does not set one (spec section 9). */
+export const DEFAULT_SECTION_SECONDS = 30;

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineRoute } from './route.js';
+import { Id, Timestamp } from './common.js';
+
+export const SurveyType = z.enum(['entry', 'baseline', 'pre', 'post']);
+export type SurveyType = z.infer<typeof SurveyType>;
+
+export const AGE_GROUPS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+export const SEXES = ['female', 'male', 'other', 'prefer-not'] as const;
+export const POLITICAL_LEANINGS = ['liberal', 'moderate', 'conservative', 'prefer-not'] as const;
+export const LIKERT_MIN = 1;
+export const LIKERT_MAX = 7;
+
+export const EntryResponses = z.object({ choice: z.enum(['confirm', 'questions']) }).strict();
+export const BaselineResponses = z
+  .object({ vaccination_intention: z.enum(['1', '2', '3', '4', '5', '6', '7'], 'vaccination_intention must be "1" to "7"') })
+  .strict();
+export const PreResponses = z
+  .object({ age: z.enum(AGE_GROUPS), sex: z.enum(SEXES), political_leaning: z.enum(POLITICAL_LEANINGS) })
+  .strict();
+export const PostResponses = z.object({ post_intent: z.number().int().min(LIKERT_MIN).max(LIKERT_MAX) }).strict();
+
+const base = { user_id: Id, experiment_id: Id, prolific_pid: z.string().trim().max(64).optional().nullable() };
+export const SurveySubmission = z.discriminatedUnion('survey_type', [
+  z.object({ ...base, survey_type: z.literal('entry'), responses: EntryResponses }),
+  z.object({ ...base, survey_type: z.literal('baseline'), responses: BaselineResponses }),
+  z.object({ ...base, survey_type: z.literal('pre'), responses: PreResponses }),
+  z.object({ ...base, survey_type: z.literal('post'), responses: PostResponses }),
+]);
+export type SurveySubmission = z.infer<typeof SurveySubmission>;
+
+export const SurveyReply = z.object({
+  id: Id,
+  /** False when an earlier response of this type existed; it was kept unchanged. */
+  created: z.boolean(),
+});
+
+export const SurveyResponse = z.object({
+  id: Id,
+  experiment_id: Id,
+  survey_type: SurveyType,
+  responses: z.record(z.string(), z.unknown()),
+  created_at: Timestamp,
+});
+export type SurveyResponse = z.infer<typeof SurveyResponse>;
+
+export const surveyRoutes = {
+  submit: defineRoute({ method: 'POST', path: '/api/surveys', body: SurveySubmission, reply: SurveyReply }),
+};
