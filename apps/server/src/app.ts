@@ -9,6 +9,7 @@ import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { registerSystemRoutes } from './modules/system/system.routes.js';
 
 /** What every module's register function receives. */
 export interface AppContext {
@@ -40,7 +41,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerHealthRoutes(app, deps, config.llm.provider);
   registerAuthRoutes(app, { deps, signer, tokenTtlSeconds: config.tokenTtlSeconds }, guards);
   // Feature modules register here, one line each.
-  void ctx;
+  registerSystemRoutes(app, ctx);
 
   await registerStaticWeb(app, config.webDistDir);
   return app;

@@ -6,10 +6,14 @@ import { z } from 'zod';
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
-const positiveInt = (fallback: number) => z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(fallback));
+const positiveInt = (fallback: number) =>
+  z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(fallback));
 
 /** USD per million tokens, per model; overridable with LLM_PRICES. */
-export const PriceTable = z.record(z.string(), z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }));
+export const PriceTable = z.record(
+  z.string(),
+  z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }),
+);
 export type PriceTable = z.infer<typeof PriceTable>;
 
 /** Every environment variable the server reads, validated once at start (README lists them). */
@@ -20,7 +24,10 @@ export const EnvSchema = z.object({
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
-    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
   ),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_TTL_HOURS: positiveInt(12),
@@ -104,7 +111,8 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   }
   const e = result.data;
   const problems: string[] = [];
-  if (e.LLM_PROVIDER === 'anthropic' && !e.ANTHROPIC_API_KEY) problems.push('  - ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
+  if (e.LLM_PROVIDER === 'anthropic' && !e.ANTHROPIC_API_KEY)
+    problems.push('  - ANTHROPIC_API_KEY: required when LLM_PROVIDER=anthropic');
   if (e.LLM_PROVIDER === 'openai' && !e.OPENAI_API_KEY && !e.OPENAI_BASE_URL)
     problems.push('  - OPENAI_API_KEY: required when LLM_PROVIDER=openai (or set OPENAI_BASE_URL for a local server)');
   if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) problems.push('  - ADMIN_EMAIL: required when ADMIN_PASSWORD is set');

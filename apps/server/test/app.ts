@@ -111,7 +111,12 @@ export async function createAndLogin(
   userCounter += 1;
   const email = options.email ?? `user${userCounter}-${randomUUID().slice(0, 8)}@study.test`;
   const password = `pw-${randomUUID()}`;
-  const { id } = await createUser(t.deps, { email, password, isAdmin: options.isAdmin ?? false, metadata: options.metadata });
+  const { id } = await createUser(t.deps, {
+    email,
+    password,
+    isAdmin: options.isAdmin ?? false,
+    metadata: options.metadata,
+  });
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   const token = (res.json() as { token: string }).token;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, IdParams, Timestamp } from './common.js';
+import { USER_SORT_FIELDS } from './constants.js';
 import { Assignment } from './participants.js';
 import { SurveyResponse } from './surveys.js';
 
@@ -15,7 +16,6 @@ export const AdminUser = z.object({
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 
-export const USER_SORT_FIELDS = ['id', 'email', 'created_at', 'last_login_at', 'is_admin'] as const;
 export const UserSortField = z.enum(USER_SORT_FIELDS);
 export type UserSortField = z.infer<typeof UserSortField>;
 export const SortOrder = z.enum(['asc', 'desc']);
@@ -73,7 +73,12 @@ const UserThreadParams = z.object({ id: Id, threadId: Id });
 export const adminRoutes = {
   users: defineRoute({ method: 'GET', path: '/api/admin/users', query: UsersQuery, reply: z.array(AdminUser) }),
   user: defineRoute({ method: 'GET', path: '/api/admin/users/:id', params: IdParams, reply: AdminUser }),
-  threads: defineRoute({ method: 'GET', path: '/api/admin/users/:id/threads', params: IdParams, reply: z.array(AdminThread) }),
+  threads: defineRoute({
+    method: 'GET',
+    path: '/api/admin/users/:id/threads',
+    params: IdParams,
+    reply: z.array(AdminThread),
+  }),
   threadMessages: defineRoute({
     method: 'GET',
     path: '/api/admin/users/:id/threads/:threadId/messages',

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
-
-/** Longest message a participant may send, in characters. */
-export const CHAT_MESSAGE_MAX_LENGTH = 4000;
-export const CHAT_POINTS_TARGET = 100;
-export const CHAT_ROUNDS_TARGET = 3;
+import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
 
 export const ChatProgress = z.object({
   rounds: z.number().int(),
@@ -42,7 +38,11 @@ export type ChatStreamEvent = z.infer<typeof ChatStreamEvent>;
 export const chatRoutes = {
   initiate: defineRoute({ method: 'POST', path: '/api/chat/initiate', body: InitiateBody, reply: InitiateReply }),
   /** Event stream. */
-  initialMessage: defineRoute({ method: 'GET', path: '/api/chat/threads/:threadId/initial-message', params: ThreadParams }),
+  initialMessage: defineRoute({
+    method: 'GET',
+    path: '/api/chat/threads/:threadId/initial-message',
+    params: ThreadParams,
+  }),
   /** Event stream. */
   sendMessage: defineRoute({
     method: 'POST',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CODE_KEYS, CONDITIONS, PATHWAYS } from './constants.js';
 
 /** Stable error codes; every error reply is `{ error, code }`. */
 export const ErrorCode = z.enum([
@@ -28,21 +29,12 @@ export const Id = z.uuid();
 /** ISO-8601 UTC timestamp string. */
 export const Timestamp = z.string();
 
-export const Condition = z.enum(['mmr', 'control']);
+export const Condition = z.enum(CONDITIONS);
+export const Pathway = z.enum(PATHWAYS);
+export const CodeKey = z.enum(CODE_KEYS);
 export type Condition = z.infer<typeof Condition>;
-
-export const Pathway = z.enum(['complete', 'confirm', 'ceiling']);
 export type Pathway = z.infer<typeof Pathway>;
-
-export const CodeKey = z.enum(['complete', 'exitnoqualms', 'exitceiling']);
 export type CodeKey = z.infer<typeof CodeKey>;
-
-/** Pathway to completion-code key (spec section 4). */
-export const PATHWAY_CODE_KEY: Record<Pathway, CodeKey> = {
-  complete: 'complete',
-  confirm: 'exitnoqualms',
-  ceiling: 'exitceiling',
-};
 
 export const Ok = z.object({ ok: z.literal(true) });
 

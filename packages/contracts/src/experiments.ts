@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { CodeKey, Condition, Id, IdParams, Pathway, Timestamp } from './common.js';
+import {
+  COMPLETION_CODE_MAX,
+  CREDENTIAL_BATCH_MAX,
+  EXPERIMENT_DESCRIPTION_MAX,
+  EXPERIMENT_NAME_MAX,
+  EXPORT_FILES,
+} from './constants.js';
 
 export const CompletionCodes = z.object({
   complete: z.string().nullable(),
@@ -19,19 +26,16 @@ export const Experiment = z.object({
 });
 export type Experiment = z.infer<typeof Experiment>;
 
-export const EXPERIMENT_NAME_MAX = 200;
-export const EXPERIMENT_DESCRIPTION_MAX = 5000;
-export const COMPLETION_CODE_MAX = 100;
-/** Upper bound on one batch of generated study logins. */
-export const CREDENTIAL_BATCH_MAX = 500;
-
 const Name = z.string().trim().min(1, 'Name is required').max(EXPERIMENT_NAME_MAX);
 const Description = z.string().trim().max(EXPERIMENT_DESCRIPTION_MAX);
 
 export const CreateExperimentBody = z.object({ name: Name, description: Description.optional().nullable() });
 export const UpdateExperimentBody = z
   .object({ name: Name.optional(), description: Description.optional().nullable() })
-  .refine((b) => b.name !== undefined || b.description !== undefined, 'Nothing to update: send name and/or description');
+  .refine(
+    (b) => b.name !== undefined || b.description !== undefined,
+    'Nothing to update: send name and/or description',
+  );
 
 const Code = z.string().trim().min(1, 'Completion codes cannot be empty').max(COMPLETION_CODE_MAX);
 export const UpdateCodesBody = z.object({
@@ -73,15 +77,25 @@ export const DetailedParticipantRow = z.object({
 });
 export type DetailedParticipantRow = z.infer<typeof DetailedParticipantRow>;
 
-export const EXPORT_FILES = ['participants.csv', 'messages.csv', 'surveys.csv', 'codebook.csv'] as const;
-export type ExportFile = (typeof EXPORT_FILES)[number];
 export const ExportParams = z.object({ id: Id, file: z.enum(EXPORT_FILES) });
 
 export const experimentRoutes = {
   list: defineRoute({ method: 'GET', path: '/api/experiments', reply: z.array(Experiment) }),
-  create: defineRoute({ method: 'POST', path: '/api/experiments', body: CreateExperimentBody, reply: Experiment, status: 201 }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/experiments',
+    body: CreateExperimentBody,
+    reply: Experiment,
+    status: 201,
+  }),
   get: defineRoute({ method: 'GET', path: '/api/experiments/:id', params: IdParams, reply: Experiment }),
-  update: defineRoute({ method: 'PUT', path: '/api/experiments/:id', params: IdParams, body: UpdateExperimentBody, reply: Experiment }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id',
+    params: IdParams,
+    body: UpdateExperimentBody,
+    reply: Experiment,
+  }),
   updateCodes: defineRoute({
     method: 'PUT',
     path: '/api/experiments/:id/completion-codes',

@@ -1,3 +1,5 @@
+// Server entry: zod schemas and route objects. The web app imports `@studychat/contracts/web`.
+export * from './constants.js';
 export * from './route.js';
 export * from './common.js';
 export * from './auth.js';
@@ -6,4 +8,6 @@ export * from './participants.js';
 export * from './surveys.js';
 export * from './chat.js';
 export * from './admin.js';
+export * from './endpoints.js';
 export * from './study/index.js';
+export * from './chat-progress.js';

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Condition, Id, Pathway, Timestamp } from './common.js';
+import { PROLIFIC_ID_MAX, STRATA } from './constants.js';
 
-export const PROLIFIC_ID_MAX = 64;
 const ProlificId = z.string().trim().min(1, 'Prolific id is required').max(PROLIFIC_ID_MAX);
 const OptionalPanelId = z.string().trim().min(1).max(PROLIFIC_ID_MAX).optional().nullable();
 
-/** Baseline-intention strata for balanced randomisation (1-2, 3-4, 5-6). */
-export const Stratum = z.enum(['1-2', '3-4', '5-6']);
+export const Stratum = z.enum(STRATA);
 export type Stratum = z.infer<typeof Stratum>;
 
 export const Assignment = z.object({
@@ -65,22 +64,53 @@ export const ExposureBody = z.object({
 export const ExposureReply = z.object({ ok: z.literal(true), sectionIndex: z.number().int() });
 
 export const participantRoutes = {
-  create: defineRoute({ method: 'POST', path: '/api/participants', body: CreateAssignmentBody, reply: Assignment, status: 201 }),
-  get: defineRoute({ method: 'GET', path: '/api/participants/:userId/:experimentId', params: AssignmentParams, reply: Assignment }),
-  consent: defineRoute({ method: 'POST', path: '/api/participants/consent', body: ExperimentIdBody, reply: Assignment }),
-  prolificId: defineRoute({ method: 'PUT', path: '/api/participants/prolific-id', body: ProlificIdBody, reply: Assignment }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/participants',
+    body: CreateAssignmentBody,
+    reply: Assignment,
+    status: 201,
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/participants/:userId/:experimentId',
+    params: AssignmentParams,
+    reply: Assignment,
+  }),
+  consent: defineRoute({
+    method: 'POST',
+    path: '/api/participants/consent',
+    body: ExperimentIdBody,
+    reply: Assignment,
+  }),
+  prolificId: defineRoute({
+    method: 'PUT',
+    path: '/api/participants/prolific-id',
+    body: ProlificIdBody,
+    reply: Assignment,
+  }),
   assignCondition: defineRoute({
     method: 'POST',
     path: '/api/participants/assign-condition',
     body: ExperimentIdBody,
     reply: Assignment,
   }),
-  completion: defineRoute({ method: 'POST', path: '/api/participants/completion', body: CompletionBody, reply: CompletionStatus }),
+  completion: defineRoute({
+    method: 'POST',
+    path: '/api/participants/completion',
+    body: CompletionBody,
+    reply: CompletionStatus,
+  }),
   status: defineRoute({
     method: 'GET',
     path: '/api/participants/status/:experimentId',
     params: z.object({ experimentId: Id }),
     reply: CompletionStatus,
   }),
-  exposure: defineRoute({ method: 'POST', path: '/api/participants/exposures', body: ExposureBody, reply: ExposureReply }),
+  exposure: defineRoute({
+    method: 'POST',
+    path: '/api/participants/exposures',
+    body: ExposureBody,
+    reply: ExposureReply,
+  }),
 };

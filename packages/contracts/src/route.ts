@@ -40,9 +40,12 @@ export function defineRoute<
 type InferOr<T, Else> = T extends z.ZodType ? z.infer<T> : Else;
 
 export type RouteParams<R> = R extends RouteDef<HttpMethod, string, infer P> ? InferOr<P, undefined> : never;
-export type RouteQuery<R> = R extends RouteDef<HttpMethod, string, z.ZodType | undefined, infer Q> ? InferOr<Q, undefined> : never;
+export type RouteQuery<R> =
+  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, infer Q> ? InferOr<Q, undefined> : never;
 export type RouteBody<R> =
-  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, z.ZodType | undefined, infer B> ? InferOr<B, undefined> : never;
+  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, z.ZodType | undefined, infer B>
+    ? InferOr<B, undefined>
+    : never;
 export type RouteReply<R> =
   R extends RouteDef<HttpMethod, string, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, infer Rep>
     ? InferOr<Rep, void>
@@ -56,3 +59,19 @@ export function buildPath(path: string, params?: Record<string, string | number>
     return encodeURIComponent(String(value));
   });
 }
+
+/** What a caller sends (before defaults and transforms), as opposed to what the server receives. */
+export type RouteParamsInput<R> =
+  R extends RouteDef<HttpMethod, string, infer P> ? (P extends z.ZodType ? z.input<P> : undefined) : never;
+export type RouteQueryInput<R> =
+  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, infer Q>
+    ? Q extends z.ZodType
+      ? z.input<Q>
+      : undefined
+    : never;
+export type RouteBodyInput<R> =
+  R extends RouteDef<HttpMethod, string, z.ZodType | undefined, z.ZodType | undefined, infer B>
+    ? B extends z.ZodType
+      ? z.input<B>
+      : undefined
+    : never;

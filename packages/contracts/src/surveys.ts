@@ -1,19 +1,16 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
+import { AGE_GROUPS, LIKERT_MAX, LIKERT_MIN, POLITICAL_LEANINGS, SEXES, SURVEY_TYPES } from './constants.js';
 
-export const SurveyType = z.enum(['entry', 'baseline', 'pre', 'post']);
+export const SurveyType = z.enum(SURVEY_TYPES);
 export type SurveyType = z.infer<typeof SurveyType>;
-
-export const AGE_GROUPS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
-export const SEXES = ['female', 'male', 'other', 'prefer-not'] as const;
-export const POLITICAL_LEANINGS = ['liberal', 'moderate', 'conservative', 'prefer-not'] as const;
-export const LIKERT_MIN = 1;
-export const LIKERT_MAX = 7;
 
 export const EntryResponses = z.object({ choice: z.enum(['confirm', 'questions']) }).strict();
 export const BaselineResponses = z
-  .object({ vaccination_intention: z.enum(['1', '2', '3', '4', '5', '6', '7'], 'vaccination_intention must be "1" to "7"') })
+  .object({
+    vaccination_intention: z.enum(['1', '2', '3', '4', '5', '6', '7'], 'vaccination_intention must be "1" to "7"'),
+  })
   .strict();
 export const PreResponses = z
   .object({ age: z.enum(AGE_GROUPS), sex: z.enum(SEXES), political_leaning: z.enum(POLITICAL_LEANINGS) })

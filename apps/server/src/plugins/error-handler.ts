@@ -3,7 +3,10 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorReply } from '@studychat/contracts';
 import { AppError } from '../lib/errors.js';
 
-function describeValidation(error: { validation: { instancePath?: string; message?: string }[] }, context?: string): string {
+function describeValidation(
+  error: { validation: { instancePath?: string; message?: string }[] },
+  context?: string,
+): string {
   const parts = error.validation.map((issue) => {
     const field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
     const where = field || context || '';

@@ -11,7 +11,8 @@ import type { ErrorReply } from '@studychat/contracts';
 export async function registerStaticWeb(app: FastifyInstance, webDistDir: string | undefined): Promise<void> {
   const root = webDistDir ? path.resolve(webDistDir) : undefined;
   const serveWeb = root !== undefined && existsSync(path.join(root, 'index.html'));
-  if (root !== undefined && !serveWeb) app.log.warn({ root }, 'web app not built: run `npm run build`; serving the API only');
+  if (root !== undefined && !serveWeb)
+    app.log.warn({ root }, 'web app not built: run `npm run build`; serving the API only');
 
   if (serveWeb) {
     await app.register(fastifyStatic, {
@@ -29,7 +30,10 @@ export async function registerStaticWeb(app: FastifyInstance, webDistDir: string
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
-    const body: ErrorReply = { error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' };
+    const body: ErrorReply = {
+      error: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      code: 'NOT_FOUND',
+    };
     return reply.code(404).send(body);
   });
 }

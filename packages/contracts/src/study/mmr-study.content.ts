@@ -5,7 +5,12 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
   id: 'mmr-well-visit',
   title: 'Well-visit study',
   consent: { title: 'Informed Consent', blocks: [], contact: '' },
-  entry: { title: 'Appointment Reminder', scenario: [], questionsLabel: 'I have questions or concerns about MMR', confirmLabel: 'No concerns about the MMR vaccine' },
+  entry: {
+    title: 'Appointment Reminder',
+    scenario: [],
+    questionsLabel: 'I have questions or concerns about MMR',
+    confirmLabel: 'No concerns about the MMR vaccine',
+  },
   baseline: { question: '', labels: { min: 'Definitely not', mid: 'Uncertain', max: 'Definitely yes' } },
   post: { title: 'Last Step', question: '' },
   conditions: {

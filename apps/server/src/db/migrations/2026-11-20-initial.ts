@@ -107,7 +107,11 @@ export async function up(db: Db): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addUniqueConstraint('survey_responses_once_uq', ['user_id', 'experiment_id', 'survey_type'])
     .execute();
-  await db.schema.createIndex('survey_responses_experiment_idx').on('survey_responses').column('experiment_id').execute();
+  await db.schema
+    .createIndex('survey_responses_experiment_idx')
+    .on('survey_responses')
+    .column('experiment_id')
+    .execute();
 
   // Exposure record: when each static section was completed and how long it was on screen.
   await db.schema

@@ -10,7 +10,11 @@ describe.each(TEST_DIALECTS)('auth routes on %s', (dialect) => {
 
   it('logs in with the right password, returns token and user, and records last_login_at', async () => {
     const user = await createAndLogin(t());
-    const row = await t().database.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t()
+      .database.db.selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.last_login_at).not.toBeNull();
     const [, payload] = user.token.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as Record<string, unknown>;
@@ -42,7 +46,11 @@ describe.each(TEST_DIALECTS)('auth routes on %s', (dialect) => {
   it('rate limits failed logins per account with a 429 and a clear message, even for the right password', async () => {
     const user = await createAndLogin(t());
     for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
-      await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: 'nope' } });
+      await t().app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password: 'nope' },
+      });
     }
     const res = await t().app.inject({
       method: 'POST',
@@ -147,11 +155,17 @@ describe.each(TEST_DIALECTS)('auth routes on %s', (dialect) => {
 
   it('reports health with database reachability', async () => {
     const res = await t().app.inject({ method: 'GET', url: '/api/health' });
-    expect(expectJson(res, 200)).toEqual({ status: 'ok', database: { dialect, reachable: true }, llmProvider: 'scripted' });
+    expect(expectJson(res, 200)).toEqual({
+      status: 'ok',
+      database: { dialect, reachable: true },
+      llmProvider: 'scripted',
+    });
   });
 
   it('stores users so that the same email cannot be registered twice', async () => {
     const user = await createAndLogin(t());
-    await expect(createUser(t().deps, { email: user.email, password: 'x', isAdmin: false })).rejects.toThrow(/already exists/);
+    await expect(createUser(t().deps, { email: user.email, password: 'x', isAdmin: false })).rejects.toThrow(
+      /already exists/,
+    );
   });
 });

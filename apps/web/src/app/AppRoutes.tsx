@@ -1,0 +1,35 @@
+import { Suspense, useEffect } from 'react';
+import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { PageLoading } from '../components/PageLoading';
+import { setUnauthorizedHandler } from '../lib/api';
+import { LoginPage } from '../features/auth/LoginPage';
+import { WelcomePage } from '../features/public/WelcomePage';
+import { adminRoutes } from '../features/admin/routes';
+import { studyRoutes } from '../features/study/routes';
+import { RequireAdmin } from './guards';
+
+/** Lets the API client's 401 handling navigate inside the app. */
+function UnauthorizedRedirect() {
+  const navigate = useNavigate();
+  useEffect(() => setUnauthorizedHandler(() => void navigate('/login', { replace: true })), [navigate]);
+  return null;
+}
+
+// Declarative routes: the data router would add ~30 KB gzipped to the participant bundle (DESIGN.md
+// section 6 budget); see docs/decisions/0003-web-bundle-budget.md.
+export function AppRoutes() {
+  return (
+    <>
+      <UnauthorizedRedirect />
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route path="/" element={<WelcomePage />} />
+          <Route path="/login" element={<LoginPage />} />
+          {studyRoutes()}
+          <Route element={<RequireAdmin />}>{adminRoutes()}</Route>
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
+    </>
+  );
+}

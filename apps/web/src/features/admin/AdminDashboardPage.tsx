@@ -1,0 +1,34 @@
+import { Link } from 'react-router';
+import { Card } from '../../components/Card';
+
+const CARDS = [
+  {
+    to: '/admin/users',
+    title: 'Users',
+    text: 'Participants and admins, their chats, assignments and survey responses.',
+  },
+  {
+    to: '/admin/experiments',
+    title: 'Experiments',
+    text: 'Create experiments, set completion codes, generate logins, export data.',
+  },
+];
+
+/** `/admin`: dashboard with two cards, to `/admin/users` and `/admin/experiments`. */
+export function AdminDashboardPage() {
+  return (
+    <div>
+      <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Admin Dashboard</h1>
+      <div className="mt-6 grid gap-4 sm:grid-cols-2">
+        {CARDS.map((card) => (
+          <Link key={card.to} to={card.to} className="group block rounded-xl focus-visible:outline-offset-4">
+            <Card className="h-full transition-shadow group-hover:shadow-md">
+              <h2 className="text-lg font-semibold text-brand-700 group-hover:underline">{card.title}</h2>
+              <p className="mt-1 text-slate-600">{card.text}</p>
+            </Card>
+          </Link>
+        ))}
+      </div>
+    </div>
+  );
+}

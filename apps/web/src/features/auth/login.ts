@@ -1,0 +1,22 @@
+import { endpoints, type LoginResult } from '@studychat/contracts/web';
+import { api, ApiError } from '../../lib/api';
+import { setToken } from '../../lib/session';
+
+/**
+ * Logs in and stores the token. A failure is thrown as an Error carrying the server's message, or
+ * `fallback` when the server gave none.
+ */
+export async function loginAndStoreToken(
+  email: string,
+  password: string,
+  fallback = 'Invalid email or password',
+): Promise<LoginResult> {
+  try {
+    const result = await api(endpoints.auth.login, { body: { email, password } });
+    setToken(result.token);
+    return result;
+  } catch (error) {
+    if (error instanceof ApiError && error.code !== 'UNKNOWN') throw new Error(error.message);
+    throw new Error(fallback);
+  }
+}

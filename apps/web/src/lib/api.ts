@@ -1,0 +1,94 @@
+import {
+  buildPath,
+  type Endpoint,
+  type ErrorCode,
+  type RouteBodyInput,
+  type RouteDef,
+  type RouteParamsInput,
+  type RouteQueryInput,
+  type RouteReply,
+} from '@studychat/contracts/web';
+import { clearToken, getToken } from './session';
+
+/** An API failure: `message` is the server's `error` text when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: ErrorCode | 'NETWORK' | 'UNKNOWN',
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : { [P in K]: T };
+export type RequestInput<R> = Part<'params', RouteParamsInput<R>> &
+  Part<'query', RouteQueryInput<R>> &
+  Part<'body', RouteBodyInput<R>> & { signal?: AbortSignal };
+
+let onUnauthorized: () => void = () => window.location.assign('/login');
+
+/** Where the app goes after a 401 dropped the token (the router sets this to a client-side navigation). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+export function buildUrl(route: { path: string }, params?: object, query?: object): string {
+  const path = buildPath(route.path, params as Record<string, string> | undefined);
+  if (!query) return path;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export function authHeaders(): Record<string, string> {
+  const token = getToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** A 401 on any call while a token exists drops the token and goes to /login (spec section 4). */
+export function handleUnauthorized(status: number, url: string): void {
+  if (status === 401 && getToken() !== null && !url.startsWith('/api/auth/login')) {
+    clearToken();
+    onUnauthorized();
+  }
+}
+
+export async function errorFromResponse(res: Response): Promise<ApiError> {
+  let message = `Request failed (${res.status})`;
+  let code: ApiError['code'] = 'UNKNOWN';
+  try {
+    const body = (await res.json()) as { error?: unknown; code?: unknown };
+    if (typeof body.error === 'string' && body.error) message = body.error;
+    if (typeof body.code === 'string') code = body.code as ErrorCode;
+  } catch {
+    // Not JSON: keep the generic message.
+  }
+  return new ApiError(message, res.status, code);
+}
+
+/** Calls one contract endpoint with the Bearer token; resolves to its typed reply or throws ApiError. */
+export async function api<R extends RouteDef>(route: Endpoint<R>, input: RequestInput<R>): Promise<RouteReply<R>> {
+  const url = buildUrl(route, input.params as object | undefined, input.query as object | undefined);
+  const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
+  let body: string | undefined;
+  if (route.method !== 'GET') {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(input.body ?? {});
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { method: route.method, headers, body, signal: input.signal });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError('Could not reach the server. Please check your connection and try again.', 0, 'NETWORK');
+  }
+  if (!res.ok) {
+    handleUnauthorized(res.status, url);
+    throw await errorFromResponse(res);
+  }
+  return (await res.json()) as RouteReply<R>;
+}

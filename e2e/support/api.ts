@@ -1,0 +1,47 @@
+import type { APIRequestContext } from '@playwright/test';
+import type { Experiment, GeneratedCredential, LoginResult } from '@studychat/contracts/web';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../playwright.config';
+
+/** Admin-side setup through the real API, so each test starts from data it made itself. */
+export class AdminApi {
+  private constructor(
+    private readonly request: APIRequestContext,
+    private readonly token: string,
+  ) {}
+
+  static async login(request: APIRequestContext): Promise<AdminApi> {
+    const res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    if (!res.ok()) throw new Error(`admin login failed: ${res.status()} ${await res.text()}`);
+    const body = (await res.json()) as LoginResult;
+    return new AdminApi(request, body.token);
+  }
+
+  private get headers() {
+    return { authorization: `Bearer ${this.token}` };
+  }
+
+  async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown): Promise<T> {
+    const res = await this.request.fetch(url, { method, headers: this.headers, data });
+    if (!res.ok()) throw new Error(`${method} ${url} failed: ${res.status()} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** An experiment with all three completion codes set. */
+  async createExperiment(name = `E2E study ${Date.now()}`): Promise<Experiment & { codes: Record<string, string> }> {
+    const experiment = await this.call<Experiment>('POST', '/api/experiments', {
+      name,
+      description: 'Created by an end-to-end test',
+    });
+    const codes = {
+      complete: `C-${experiment.id.slice(0, 6)}`,
+      exitnoqualms: `NQ-${experiment.id.slice(0, 6)}`,
+      exitceiling: `CE-${experiment.id.slice(0, 6)}`,
+    };
+    await this.call('PUT', `/api/experiments/${experiment.id}/completion-codes`, { codes });
+    return { ...experiment, codes };
+  }
+
+  async credentials(experimentId: string, count = 1): Promise<GeneratedCredential[]> {
+    return this.call<GeneratedCredential[]>('POST', `/api/experiments/${experimentId}/batch-credentials`, { count });
+  }
+}

@@ -1,0 +1,47 @@
+// Plain constants with no zod at run time, so the participant bundle can import them cheaply.
+
+export const CONDITIONS = ['mmr', 'control'] as const;
+
+export const PATHWAYS = ['complete', 'confirm', 'ceiling'] as const;
+
+export const CODE_KEYS = ['complete', 'exitnoqualms', 'exitceiling'] as const;
+
+/** Pathway to completion-code key (spec section 4). */
+export const PATHWAY_CODE_KEY: Record<(typeof PATHWAYS)[number], (typeof CODE_KEYS)[number]> = {
+  complete: 'complete',
+  confirm: 'exitnoqualms',
+  ceiling: 'exitceiling',
+};
+
+export const SURVEY_TYPES = ['entry', 'baseline', 'pre', 'post'] as const;
+
+export const AGE_GROUPS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+export const SEXES = ['female', 'male', 'other', 'prefer-not'] as const;
+export const POLITICAL_LEANINGS = ['liberal', 'moderate', 'conservative', 'prefer-not'] as const;
+export const LIKERT_MIN = 1;
+export const LIKERT_MAX = 7;
+/** Midpoint of the scale: the floor of the average (spec section 9). */
+export const LIKERT_MID = Math.floor((LIKERT_MIN + LIKERT_MAX) / 2);
+
+/** Baseline-intention strata for balanced randomisation (1-2, 3-4, 5-6). */
+export const STRATA = ['1-2', '3-4', '5-6'] as const;
+
+/** Longest message a participant may send, in characters. */
+export const CHAT_MESSAGE_MAX_LENGTH = 4000;
+export const CHAT_POINTS_TARGET = 100;
+export const CHAT_ROUNDS_TARGET = 3;
+
+export const EXPERIMENT_NAME_MAX = 200;
+export const EXPERIMENT_DESCRIPTION_MAX = 5000;
+export const COMPLETION_CODE_MAX = 100;
+/** Upper bound on one batch of generated study logins. */
+export const CREDENTIAL_BATCH_MAX = 500;
+export const CREDENTIAL_COUNT_DEFAULT = 10;
+export const PROLIFIC_ID_MAX = 64;
+
+export const EXPORT_FILES = ['participants.csv', 'messages.csv', 'surveys.csv', 'codebook.csv'] as const;
+export type ExportFile = (typeof EXPORT_FILES)[number];
+
+export const USER_SORT_FIELDS = ['id', 'email', 'created_at', 'last_login_at', 'is_admin'] as const;
+
+export const PROLIFIC_COMPLETION_URL = 'https://app.prolific.com/submissions/complete';

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import {
+  adminRoutes,
+  authRoutes,
+  chatRoutes,
+  endpoints,
+  experimentRoutes,
+  participantRoutes,
+  surveyRoutes,
+} from './index.js';
+
+const routeGroups = {
+  auth: authRoutes,
+  experiments: experimentRoutes,
+  participants: participantRoutes,
+  surveys: surveyRoutes,
+  chat: chatRoutes,
+  admin: adminRoutes,
+} as const;
+
+describe('endpoints', () => {
+  it('lists every route object with the same method and path, and nothing else', () => {
+    for (const [group, routes] of Object.entries(routeGroups)) {
+      const eps = endpoints[group as keyof typeof endpoints] as Record<string, { method: string; path: string }>;
+      expect(Object.keys(eps).sort(), group).toEqual(Object.keys(routes).sort());
+      for (const [name, def] of Object.entries(routes)) {
+        expect(eps[name], `${group}.${name}`).toEqual({ method: def.method, path: def.path });
+      }
+    }
+    expect(Object.keys(endpoints).sort()).toEqual(Object.keys(routeGroups).sort());
+  });
+});

@@ -1,0 +1,76 @@
+// Method and path of every route, without zod at run time: the web app calls these, and the type of
+// each one points at its route object, so request and reply types still come from the one contract.
+// endpoints.test.ts checks that every route object has its endpoint here, with the same method and path.
+import type { RouteDef } from './route.js';
+import type { authRoutes } from './auth.js';
+import type { experimentRoutes } from './experiments.js';
+import type { participantRoutes } from './participants.js';
+import type { surveyRoutes } from './surveys.js';
+import type { chatRoutes } from './chat.js';
+import type { adminRoutes } from './admin.js';
+
+export interface Endpoint<R extends RouteDef> {
+  method: R['method'];
+  path: R['path'];
+  /** Type-only link to the route object. */
+  readonly __route?: R;
+}
+
+function endpoint<R extends RouteDef>(method: R['method'], path: R['path']): Endpoint<R> {
+  return { method, path };
+}
+
+type A = typeof authRoutes;
+type E = typeof experimentRoutes;
+type P = typeof participantRoutes;
+type S = typeof surveyRoutes;
+type C = typeof chatRoutes;
+type D = typeof adminRoutes;
+
+export const endpoints = {
+  auth: {
+    login: endpoint<A['login']>('POST', '/api/auth/login'),
+    logout: endpoint<A['logout']>('POST', '/api/auth/logout'),
+    health: endpoint<A['health']>('GET', '/api/health'),
+  },
+  experiments: {
+    list: endpoint<E['list']>('GET', '/api/experiments'),
+    create: endpoint<E['create']>('POST', '/api/experiments'),
+    get: endpoint<E['get']>('GET', '/api/experiments/:id'),
+    update: endpoint<E['update']>('PUT', '/api/experiments/:id'),
+    updateCodes: endpoint<E['updateCodes']>('PUT', '/api/experiments/:id/completion-codes'),
+    batchCredentials: endpoint<E['batchCredentials']>('POST', '/api/experiments/:id/batch-credentials'),
+    completionCode: endpoint<E['completionCode']>('GET', '/api/experiments/:id/completion-code'),
+    participantSummary: endpoint<E['participantSummary']>('GET', '/api/experiments/:id/participant-summary'),
+    participantsDetailed: endpoint<E['participantsDetailed']>('GET', '/api/experiments/:id/participants-detailed'),
+    exportFile: endpoint<E['exportFile']>('GET', '/api/experiments/:id/export/:file'),
+  },
+  participants: {
+    create: endpoint<P['create']>('POST', '/api/participants'),
+    get: endpoint<P['get']>('GET', '/api/participants/:userId/:experimentId'),
+    consent: endpoint<P['consent']>('POST', '/api/participants/consent'),
+    prolificId: endpoint<P['prolificId']>('PUT', '/api/participants/prolific-id'),
+    assignCondition: endpoint<P['assignCondition']>('POST', '/api/participants/assign-condition'),
+    completion: endpoint<P['completion']>('POST', '/api/participants/completion'),
+    status: endpoint<P['status']>('GET', '/api/participants/status/:experimentId'),
+    exposure: endpoint<P['exposure']>('POST', '/api/participants/exposures'),
+  },
+  surveys: {
+    submit: endpoint<S['submit']>('POST', '/api/surveys'),
+  },
+  chat: {
+    initiate: endpoint<C['initiate']>('POST', '/api/chat/initiate'),
+    initialMessage: endpoint<C['initialMessage']>('GET', '/api/chat/threads/:threadId/initial-message'),
+    sendMessage: endpoint<C['sendMessage']>('POST', '/api/chat/threads/:threadId/messages'),
+    messages: endpoint<C['messages']>('GET', '/api/chat/threads/:threadId/messages'),
+  },
+  admin: {
+    users: endpoint<D['users']>('GET', '/api/admin/users'),
+    user: endpoint<D['user']>('GET', '/api/admin/users/:id'),
+    threads: endpoint<D['threads']>('GET', '/api/admin/users/:id/threads'),
+    threadMessages: endpoint<D['threadMessages']>('GET', '/api/admin/users/:id/threads/:threadId/messages'),
+    assignments: endpoint<D['assignments']>('GET', '/api/admin/users/:id/assignments'),
+    surveyResponses: endpoint<D['surveyResponses']>('GET', '/api/admin/users/:id/survey-responses'),
+    system: endpoint<D['system']>('GET', '/api/admin/system'),
+  },
+};

@@ -1,0 +1,14 @@
+// Web entry: everything the browser needs, with no zod at run time (zod alone is ~90 KB gzipped).
+export * from './constants.js';
+export { buildPath } from './route.js';
+export type * from './route.js';
+export { endpoints, type Endpoint } from './endpoints.js';
+export * from './study/index.js';
+export * from './chat-progress.js';
+export type { CodeKey, Condition, ErrorCode, ErrorReply, Pathway } from './common.js';
+export type { LoginResult, TokenPayload } from './auth.js';
+export type * from './experiments.js';
+export type * from './participants.js';
+export type * from './surveys.js';
+export type * from './chat.js';
+export type * from './admin.js';
