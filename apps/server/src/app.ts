@@ -31,6 +31,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The API speaks JSON only: other bodies get 415 rather than reaching validation as strings.
+  app.removeContentTypeParser('text/plain');
 
   registerErrorHandler(app);
   await registerSecurity(app);

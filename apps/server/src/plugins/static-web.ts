@@ -18,6 +18,7 @@ export async function registerStaticWeb(app: FastifyInstance, webDistDir: string
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
+      cacheControl: false,
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

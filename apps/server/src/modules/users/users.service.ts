@@ -50,12 +50,12 @@ export async function bootstrapAdmin(
   const email = options.email ?? DEFAULT_ADMIN_EMAIL;
   const generatedPassword = options.password ? undefined : generatePassword(24);
   const password = options.password ?? generatedPassword ?? '';
-  await createUser(deps, { email, password, isAdmin: true });
+  const user = await createUser(deps, { email, password, isAdmin: true });
   let passwordFile: string | undefined;
   if (generatedPassword) {
     passwordFile = path.join(options.dataDir, 'admin-password.txt');
     writeFileSync(passwordFile, `email: ${email}\npassword: ${generatedPassword}\n`, { mode: 0o600 });
     chmodSync(passwordFile, 0o600);
   }
-  return { created: true, email, generatedPassword, passwordFile };
+  return { created: true, email: user.email, generatedPassword, passwordFile };
 }

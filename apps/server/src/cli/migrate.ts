@@ -1,0 +1,17 @@
+import { createDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { buildConfig, parseEnv } from '../config.js';
+
+// `npm run db:migrate`: brings the configured database (DATA_DIR SQLite or DATABASE_URL) up to date.
+const config = buildConfig(parseEnv(process.env));
+const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+try {
+  const result = await migrateToLatest(database.db);
+  const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+  console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}

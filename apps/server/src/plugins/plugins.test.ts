@@ -1,0 +1,61 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test/app.js';
+
+function builtWebApp(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'web-'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>StudyChat</title><div id="root"></div>');
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  return dir;
+}
+
+describe('serving the built web app (production)', () => {
+  it('answers client routes with index.html, assets with long caching, unknown API paths with JSON 404', async () => {
+    const t = await createTestApp('sqlite', { config: { webDistDir: builtWebApp() } });
+    for (const url of ['/', '/login', '/prolific?PROLIFIC_PID=x&EXPERIMENT_ID=y', '/admin/user/123', '/no/such/page']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<div id="root"></div>');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+
+    const api = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ error: 'Route GET /api/nothing-here not found', code: 'NOT_FOUND' });
+    const post = await t.app.inject({ method: 'POST', url: '/somewhere', payload: {} });
+    expect(post.statusCode).toBe(404);
+    await t.app.close();
+  });
+});
+
+describe('security headers', () => {
+  it('sets a content security policy, nosniff, frame denial and no-store on API replies', async () => {
+    const t = await createTestApp('sqlite');
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    await t.app.close();
+  });
+
+  it('refuses a non-JSON body with 415 and { error, code }', async () => {
+    const t = await createTestApp('sqlite');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'email=a',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 'BAD_REQUEST' });
+    await t.app.close();
+  });
+});
