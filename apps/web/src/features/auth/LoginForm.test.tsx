@@ -1,0 +1,49 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { LoginForm } from './LoginForm';
+import { validateLogin } from './validate-login';
+
+describe('validateLogin', () => {
+  it.each([
+    ['', '', { email: 'Email is required', password: 'Password is required' }],
+    ['a@b', 'x', { email: 'Please enter a valid email address' }],
+    ['  a@b.co ', 'x', {}],
+    ['a@b.co', '', { password: 'Password is required' }],
+  ])('email %j password %j', (email, password, errors) => {
+    expect(validateLogin(email, password)).toEqual(errors);
+  });
+});
+
+describe('LoginForm', () => {
+  it('does not submit invalid input and shows the field errors', async () => {
+    const onSubmit = vi.fn();
+    render(<LoginForm onSubmit={onSubmit} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it("shows 'Logging in...' while busy, then the error it is given, and can be retried", async () => {
+    let reject: (error: Error) => void = () => undefined;
+    const onSubmit = vi.fn(() => new Promise<void>((_, r) => (reject = r)));
+    render(<LoginForm onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText('Email'), 'admin@lab.org');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(onSubmit).toHaveBeenCalledWith('admin@lab.org', 'secret');
+    expect(screen.getByRole('button', { name: 'Logging in...' })).toBeDisabled();
+    reject(new Error('Invalid email or password'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeEnabled();
+  });
+
+  it('falls back to the spec text when the error has no message', async () => {
+    render(<LoginForm onSubmit={() => Promise.reject(new Error(''))} />);
+    await userEvent.type(screen.getByLabelText('Email'), 'a@b.co');
+    await userEvent.type(screen.getByLabelText('Password'), 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+  });
+});
