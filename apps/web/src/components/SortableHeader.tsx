@@ -1,0 +1,39 @@
+import type { SortState } from './sorting';
+
+export interface SortableHeaderProps<K extends string> {
+  label: string;
+  column: K;
+  sort: SortState<K>;
+  onSort: (column: K) => void;
+  className?: string;
+}
+
+/** A table header cell whose button sorts by its column; `aria-sort` tells screen readers the state. */
+export function SortableHeader<K extends string>({
+  label,
+  column,
+  sort,
+  onSort,
+  className = '',
+}: SortableHeaderProps<K>) {
+  const active = sort.key === column;
+  const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
+  return (
+    <th scope="col" aria-sort={ariaSort} className={`${TH_CLASS} ${className}`}>
+      <button
+        type="button"
+        onClick={() => onSort(column)}
+        className="inline-flex min-h-9 items-center gap-1 rounded text-left font-semibold whitespace-nowrap text-slate-700 hover:text-brand-700"
+      >
+        {label}
+        <span aria-hidden="true" className={`text-xs ${active ? 'text-brand-700' : 'text-slate-400'}`}>
+          {active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/** Classes for plain header cells, matching the sortable ones. */
+export const TH_CLASS =
+  'sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-700';

@@ -1,0 +1,71 @@
+import { useParams } from 'react-router';
+import { Alert } from '../../../components/Alert';
+import { Card } from '../../../components/Card';
+import { Spinner } from '../../../components/Spinner';
+import { BackLink } from '../BackLink';
+import { serverMessage } from '../format';
+import { CredentialsPanel } from './CredentialsPanel';
+import { ExperimentDetailsCard } from './ExperimentDetailsCard';
+import { ExportsPanel } from './ExportsPanel';
+import { IntentionChart } from './IntentionChart';
+import { ParticipantsTable } from './ParticipantsTable';
+import { ParticipantSummaryCard } from './ParticipantSummaryCard';
+import { useExperiment, useParticipantsDetailed } from './use-experiment-detail';
+
+/** `/admin/experiments/:id`: details, summary, results chart, participants, credentials and exports. */
+export function ExperimentDetailPage() {
+  const { id = '' } = useParams();
+  const experiment = useExperiment(id);
+  const participants = useParticipantsDetailed(id);
+
+  return (
+    <div className="space-y-5">
+      <BackLink to="/admin/experiments">Back to Experiments</BackLink>
+      <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Experiment Details</h1>
+      {experiment.isPending ? (
+        <Spinner label="Loading experiment..." />
+      ) : experiment.isError ? (
+        <Alert>
+          <p>Failed to load data</p>
+          <p className="mt-1 text-sm">{serverMessage(experiment.error, '')}</p>
+        </Alert>
+      ) : (
+        <>
+          <ExperimentDetailsCard experiment={experiment.data} />
+          <div className="grid gap-5 lg:grid-cols-[1fr_1.4fr]">
+            <ParticipantSummaryCard experimentId={id} />
+            <Card>
+              <h2 className="text-lg font-semibold text-slate-900">Intention Before and After</h2>
+              <div className="mt-3">
+                {participants.isSuccess ? (
+                  <IntentionChart rows={participants.data} />
+                ) : participants.isError ? (
+                  <p className="text-red-700">Failed to load data</p>
+                ) : (
+                  <Spinner />
+                )}
+              </div>
+            </Card>
+          </div>
+          <Card>
+            <h2 className="mb-4 text-lg font-semibold text-slate-900">
+              Participants{participants.data ? ` (${participants.data.length})` : ''}
+            </h2>
+            {participants.isPending ? (
+              <Spinner label="Loading participants..." />
+            ) : participants.isError ? (
+              <Alert>
+                <p>Failed to load data</p>
+                <p className="mt-1 text-sm">{serverMessage(participants.error, '')}</p>
+              </Alert>
+            ) : (
+              <ParticipantsTable rows={participants.data} />
+            )}
+          </Card>
+          <CredentialsPanel experimentId={id} />
+          <ExportsPanel experimentId={id} />
+        </>
+      )}
+    </div>
+  );
+}

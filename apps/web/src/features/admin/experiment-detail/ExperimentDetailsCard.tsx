@@ -1,0 +1,50 @@
+import { CODE_KEYS, type Experiment } from '@studychat/contracts/web';
+import { useState, type ReactNode } from 'react';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { formatDateTime } from '../format';
+import { EditExperimentModal } from './EditExperimentModal';
+
+const CODE_NAMES: Record<(typeof CODE_KEYS)[number], string> = {
+  complete: 'Code: complete',
+  exitnoqualms: 'Code: exitnoqualms',
+  exitceiling: 'Code: exitceiling',
+};
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{label}</dt>
+      <dd className="mt-0.5 break-words text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** The experiment's id, description, completion codes and dates, with Edit. */
+export function ExperimentDetailsCard({ experiment }: { experiment: Experiment }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h2 className="text-xl font-semibold break-words text-slate-900">{experiment.name}</h2>
+        <Button variant="secondary" onClick={() => setEditing(true)}>
+          Edit
+        </Button>
+      </div>
+      <p className="mt-2 whitespace-pre-wrap text-slate-700">{experiment.description || 'No description provided.'}</p>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <Item label="ID">
+          <span className="font-mono text-sm break-all">{experiment.id}</span>
+        </Item>
+        <Item label="Created At">{formatDateTime(experiment.created_at)}</Item>
+        <Item label="Last Updated">{formatDateTime(experiment.updated_at)}</Item>
+        {CODE_KEYS.map((key) => (
+          <Item key={key} label={CODE_NAMES[key]}>
+            <span className="font-mono">{experiment.completion_codes[key] || '-'}</span>
+          </Item>
+        ))}
+      </dl>
+      <EditExperimentModal experiment={experiment} open={editing} onOpenChange={setEditing} />
+    </Card>
+  );
+}

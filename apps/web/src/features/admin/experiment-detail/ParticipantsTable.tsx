@@ -1,0 +1,79 @@
+import type { DetailedParticipantRow } from '@studychat/contracts/web';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { SortableHeader } from '../../../components/SortableHeader';
+import { nextSort, sortRows, type SortState } from '../../../components/sorting';
+import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { formatDateTime, shortId } from '../format';
+
+export type ParticipantColumn = Exclude<keyof DetailedParticipantRow, 'assignment_id'>;
+
+export const DEFAULT_PARTICIPANT_SORT: SortState<ParticipantColumn> = { key: 'assigned_condition', order: 'asc' };
+
+const COLUMNS: { key: ParticipantColumn; label: string; numeric?: boolean }[] = [
+  { key: 'user_id', label: 'User' },
+  { key: 'assigned_condition', label: 'Condition' },
+  { key: 'last_login_at', label: 'Last Login' },
+  { key: 'chat_turns', label: 'Chat Turns', numeric: true },
+  { key: 'user_char_count', label: 'User Chars', numeric: true },
+  { key: 'pre_intent', label: 'Pre Intent', numeric: true },
+  { key: 'post_intent', label: 'Post Intent', numeric: true },
+  { key: 'delta', label: 'Delta (Post - Pre)', numeric: true },
+];
+
+function formatDelta(delta: number | null): string {
+  if (delta === null) return '-';
+  return delta > 0 ? `+${delta}` : String(delta);
+}
+
+/** The participants of an experiment, sortable by every column (empty values last). */
+export function ParticipantsTable({ rows }: { rows: readonly DetailedParticipantRow[] }) {
+  const [sort, setSort] = useState(DEFAULT_PARTICIPANT_SORT);
+  if (rows.length === 0) return <p className="text-slate-600">No participants found.</p>;
+  const sorted = sortRows(rows, sort, (row, key) => row[key]);
+  return (
+    <TableScroll maxHeight="70vh" label="Participants">
+      <table className={TABLE_CLASS}>
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => (
+              <SortableHeader
+                key={c.key}
+                label={c.label}
+                column={c.key}
+                sort={sort}
+                onSort={(key) => setSort((current) => nextSort(current, key))}
+              />
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((row) => (
+            <tr key={row.assignment_id} className="hover:bg-slate-50">
+              <td className={TD_CLASS}>
+                <Link
+                  to={`/admin/user/${row.user_id}`}
+                  title={row.user_id}
+                  className="font-mono text-brand-700 hover:underline"
+                >
+                  {shortId(row.user_id)}...
+                </Link>
+              </td>
+              <td className={TD_CLASS}>{row.assigned_condition ?? '-'}</td>
+              <td className={TD_CLASS}>{formatDateTime(row.last_login_at, 'Never')}</td>
+              <td className={`${TD_CLASS} text-right tabular-nums`}>{row.chat_turns}</td>
+              <td className={`${TD_CLASS} text-right tabular-nums`}>{row.user_char_count}</td>
+              <td className={`${TD_CLASS} text-right tabular-nums`}>{row.pre_intent ?? '-'}</td>
+              <td className={`${TD_CLASS} text-right tabular-nums`}>{row.post_intent ?? '-'}</td>
+              <td
+                className={`${TD_CLASS} text-right font-semibold tabular-nums ${row.delta !== null && row.delta > 0 ? 'text-green-700' : row.delta !== null && row.delta < 0 ? 'text-red-700' : ''}`}
+              >
+                {formatDelta(row.delta)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}

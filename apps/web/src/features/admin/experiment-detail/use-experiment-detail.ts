@@ -1,0 +1,49 @@
+import { endpoints, type Experiment } from '@studychat/contracts/web';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
+import type { EditChanges } from './edit-changes';
+
+const experimentKey = (id: string) => [...EXPERIMENTS_KEY, id] as const;
+
+export function useExperiment(id: string) {
+  return useQuery({
+    queryKey: experimentKey(id),
+    queryFn: ({ signal }) => api(endpoints.experiments.get, { params: { id }, signal }),
+    retry: false,
+  });
+}
+
+export function useParticipantSummary(id: string) {
+  return useQuery({
+    queryKey: [...experimentKey(id), 'summary'],
+    queryFn: ({ signal }) => api(endpoints.experiments.participantSummary, { params: { id }, signal }),
+  });
+}
+
+export function useParticipantsDetailed(id: string) {
+  return useQuery({
+    queryKey: [...experimentKey(id), 'participants'],
+    queryFn: ({ signal }) => api(endpoints.experiments.participantsDetailed, { params: { id }, signal }),
+  });
+}
+
+/** Sends only what changed (details, then codes), then reloads the experiment and the list. */
+export function useSaveExperiment(experiment: Experiment) {
+  const queryClient = useQueryClient();
+  const { id } = experiment;
+  return useMutation({
+    mutationFn: async (changes: EditChanges) => {
+      if (changes.details) await api(endpoints.experiments.update, { params: { id }, body: changes.details });
+      if (changes.codes)
+        await api(endpoints.experiments.updateCodes, { params: { id }, body: { codes: changes.codes } });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: EXPERIMENTS_KEY }),
+  });
+}
+
+export function useGenerateCredentials(id: string) {
+  return useMutation({
+    mutationFn: (count: number) => api(endpoints.experiments.batchCredentials, { params: { id }, body: { count } }),
+  });
+}

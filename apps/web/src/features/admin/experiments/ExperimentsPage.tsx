@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { TH_CLASS } from '../../../components/SortableHeader';
+import { Spinner } from '../../../components/Spinner';
+import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { BackLink } from '../BackLink';
+import { errorText, formatDateTime } from '../format';
+import { CreateExperimentModal } from './CreateExperimentModal';
+import { useExperiments } from './use-experiments';
+
+/** `/admin/experiments`: the experiments, and 'Create New Experiment'. */
+export function ExperimentsPage() {
+  const experiments = useExperiments();
+  const [creating, setCreating] = useState(false);
+
+  return (
+    <div className="space-y-4">
+      <BackLink to="/admin">Back to Dashboard</BackLink>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Experiments</h1>
+        <Button onClick={() => setCreating(true)}>Create New Experiment</Button>
+      </div>
+      <Card>
+        {experiments.isPending ? (
+          <Spinner label="Loading experiments..." />
+        ) : experiments.isError ? (
+          <Alert>Failed to load experiments: {errorText(experiments.error)}</Alert>
+        ) : experiments.data.length === 0 ? (
+          <p className="text-slate-600">No experiments found. Create one to get started.</p>
+        ) : (
+          <TableScroll maxHeight="70vh" label="Experiments">
+            <table className={TABLE_CLASS}>
+              <thead>
+                <tr>
+                  {['Name', 'Description', 'Created At', ''].map((label, i) => (
+                    <th key={i} scope="col" className={TH_CLASS}>
+                      {label || <span className="sr-only">Actions</span>}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {experiments.data.map((experiment) => (
+                  <tr key={experiment.id} className="hover:bg-slate-50">
+                    <td className={`${TD_CLASS} font-medium text-slate-900`}>{experiment.name}</td>
+                    <td className={`${TD_CLASS} max-w-md whitespace-normal text-slate-700`}>
+                      <span className="line-clamp-2">{experiment.description || '-'}</span>
+                    </td>
+                    <td className={TD_CLASS}>{formatDateTime(experiment.created_at)}</td>
+                    <td className={`${TD_CLASS} text-right`}>
+                      <Link
+                        to={`/admin/experiments/${experiment.id}`}
+                        aria-label={`View Details: ${experiment.name}`}
+                        className="font-medium text-brand-700 hover:underline"
+                      >
+                        View Details
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </Card>
+      <CreateExperimentModal open={creating} onOpenChange={setCreating} />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import type { UserSortField } from '@studychat/contracts/web';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Alert } from '../../../components/Alert';
+import { Card } from '../../../components/Card';
+import { SortableHeader } from '../../../components/SortableHeader';
+import { nextSort, type SortState } from '../../../components/sorting';
+import { Spinner } from '../../../components/Spinner';
+import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { BackLink } from '../BackLink';
+import { formatDateTime, shortId } from '../format';
+import { useUsers } from './use-users';
+
+export const DEFAULT_USER_SORT: SortState<UserSortField> = { key: 'created_at', order: 'desc' };
+
+const COLUMNS: { key: UserSortField; label: string }[] = [
+  { key: 'id', label: 'ID' },
+  { key: 'email', label: 'Email' },
+  { key: 'created_at', label: 'Created At' },
+  { key: 'last_login_at', label: 'Last Login' },
+  { key: 'is_admin', label: 'Admin' },
+];
+
+/** `/admin/users`: every user, sorted by the server. */
+export function UsersPage() {
+  const [sort, setSort] = useState(DEFAULT_USER_SORT);
+  const { data: users, isPending, isError, isFetching } = useUsers(sort);
+
+  return (
+    <div className="space-y-4">
+      <BackLink to="/admin">Back to Dashboard</BackLink>
+      <div className="flex flex-wrap items-baseline gap-x-3">
+        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Users</h1>
+        {users && <p className="text-slate-600">{users.length === 1 ? '1 user' : `${users.length} users`}</p>}
+        {isFetching && !isPending && <Spinner label="Updating..." />}
+      </div>
+      <Card>
+        {isPending ? (
+          <Spinner label="Loading users..." />
+        ) : isError ? (
+          <Alert>Failed to load users. Please check your authorization.</Alert>
+        ) : users.length === 0 ? (
+          <p className="text-slate-600">No users found</p>
+        ) : (
+          <TableScroll maxHeight="70vh" label="Users">
+            <table className={TABLE_CLASS}>
+              <thead>
+                <tr>
+                  {COLUMNS.map((c) => (
+                    <SortableHeader
+                      key={c.key}
+                      label={c.label}
+                      column={c.key}
+                      sort={sort}
+                      onSort={(key) => setSort((current) => nextSort(current, key))}
+                    />
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((user) => (
+                  <tr key={user.id} className="hover:bg-slate-50">
+                    <td className={TD_CLASS}>
+                      <Link
+                        to={`/admin/user/${user.id}`}
+                        className="font-mono text-brand-700 hover:underline"
+                        title={user.id}
+                      >
+                        {shortId(user.id)}
+                      </Link>
+                    </td>
+                    <td className={TD_CLASS}>{user.email}</td>
+                    <td className={TD_CLASS}>{formatDateTime(user.created_at)}</td>
+                    <td className={TD_CLASS}>{formatDateTime(user.last_login_at, 'Never')}</td>
+                    <td className={TD_CLASS}>
+                      <YesNoBadge value={user.is_admin} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/** A Yes/No badge. */
+export function YesNoBadge({ value }: { value: boolean }) {
+  return (
+    <span
+      className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ${value ? 'bg-brand-100 text-brand-900' : 'bg-slate-100 text-slate-700'}`}
+    >
+      {value ? 'Yes' : 'No'}
+    </span>
+  );
+}
