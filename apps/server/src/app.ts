@@ -10,6 +10,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
+import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 
 /** What every module's register function receives. */
 export interface AppContext {
@@ -44,6 +45,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAuthRoutes(app, { deps, signer, tokenTtlSeconds: config.tokenTtlSeconds }, guards);
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
 
   await registerStaticWeb(app, config.webDistDir);
   return app;

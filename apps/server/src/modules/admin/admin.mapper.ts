@@ -1,0 +1,102 @@
+import {
+  CONDITIONS,
+  PATHWAYS,
+  STRATA,
+  SURVEY_TYPES,
+  type AdminMessage,
+  type AdminThread,
+  type AdminUser,
+  type Assignment,
+  type SurveyResponse,
+} from '@studychat/contracts';
+import type { AssignmentRow, ChatMessageRow, SurveyResponseRow, UserRow } from '../../db/schema.js';
+import { parseJsonObject, toBool, toIso, toIsoOrNull, toNumber, toNumberOrNull } from '../../db/values.js';
+
+/** A stored text value narrowed to one of the allowed values, or null (an unknown value is never passed on). */
+function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | null {
+  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;
+}
+
+export function toAdminUser(row: UserRow): AdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    last_login_at: toIsoOrNull(row.last_login_at),
+    is_admin: toBool(row.is_admin),
+    metadata: parseJsonObject(row.metadata),
+  };
+}
+
+export interface ThreadSummaryRow {
+  id: string;
+  experiment_id: string;
+  title: string | null;
+  message_count: number | string | bigint | null;
+  last_message_at: Date | string | null;
+}
+
+export function toAdminThread(row: ThreadSummaryRow): AdminThread {
+  return {
+    id: row.id,
+    experiment_id: row.experiment_id,
+    title: row.title,
+    message_count: row.message_count === null ? 0 : toNumber(row.message_count),
+    last_message_at: toIsoOrNull(row.last_message_at),
+  };
+}
+
+export function toAdminMessage(row: ChatMessageRow): AdminMessage {
+  const input = row.input_tokens;
+  const output = row.output_tokens;
+  return {
+    id: row.id,
+    role: row.role,
+    content: row.content,
+    created_at: toIso(row.created_at),
+    thinking_log: row.thinking_log,
+    model_used: row.model_used,
+    // Input plus output; a missing half counts as 0, and null only when neither was recorded.
+    tokens_used: input === null && output === null ? null : (input ?? 0) + (output ?? 0),
+    input_tokens: input,
+    output_tokens: output,
+    cost_usd: toNumberOrNull(row.cost_usd),
+    first_token_ms: row.first_token_ms,
+    total_ms: row.total_ms,
+    stop_reason: row.stop_reason,
+  };
+}
+
+export function toAssignment(row: AssignmentRow): Assignment {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    experiment_id: row.experiment_id,
+    prolific_pid: row.prolific_pid,
+    study_id: row.study_id,
+    session_id: row.session_id,
+    assigned_condition: oneOf(CONDITIONS, row.assigned_condition),
+    stratum: oneOf(STRATA, row.stratum),
+    condition_assigned_at: toIsoOrNull(row.condition_assigned_at),
+    consent_given: toBool(row.consent_given),
+    consent_timestamp: toIsoOrNull(row.consent_timestamp),
+    created_at: toIso(row.created_at),
+    intervention_completed_timestamp: toIsoOrNull(row.intervention_completed_timestamp),
+    completion_pathway: oneOf(PATHWAYS, row.completion_pathway),
+    completed_at: toIsoOrNull(row.completed_at),
+  };
+}
+
+/** Survey rows whose type is unknown are skipped by the caller; responses are always an object. */
+export function toSurveyResponse(row: SurveyResponseRow): SurveyResponse | null {
+  const surveyType = oneOf(SURVEY_TYPES, row.survey_type);
+  if (surveyType === null) return null;
+  return {
+    id: row.id,
+    experiment_id: row.experiment_id,
+    survey_type: surveyType,
+    responses: parseJsonObject(row.responses) ?? {},
+    created_at: toIso(row.created_at),
+  };
+}

@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import type { SortOrder, UserSortField } from '@studychat/contracts';
+import type { Dialect } from '../../db/database.js';
+import type { AssignmentRow, ChatMessageRow, ChatThreadRow, DB, SurveyResponseRow, UserRow } from '../../db/schema.js';
+import type { ThreadSummaryRow } from './admin.mapper.js';
+
+/**
+ * All users in the requested order. Never-logged-in users (null last_login_at) come last in both
+ * directions; ties fall back to id so the order is stable. Text is compared byte-wise on PostgreSQL too
+ * (collation "C"), so both databases sort emails and ids alike.
+ */
+export function listUsersSorted(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  sortBy: UserSortField,
+  order: SortOrder,
+): Promise<UserRow[]> {
+  const column = sql.ref(`users.${sortBy}`);
+  const textColumn = sortBy === 'id' || sortBy === 'email';
+  const key = textColumn && dialect === 'postgres' ? sql`${column} collate "C"` : column;
+  const tieBreak = dialect === 'postgres' ? sql`users.id collate "C"` : sql`users.id`;
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy(sql`case when ${column} is null then 1 else 0 end`)
+    .orderBy(key, order)
+    .orderBy(tieBreak, 'asc')
+    .execute();
+}
+
+/** The user's chat threads with their message count and last message time, newest thread first. */
+export function listThreadsForUser(db: Kysely<DB>, userId: string): Promise<ThreadSummaryRow[]> {
+  return db
+    .selectFrom('chat_threads as t')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('chat_messages as m')
+          .innerJoin('chat_threads as ut', 'ut.id', 'm.thread_id')
+          .where('ut.user_id', '=', userId)
+          .select((e) => [
+            'm.thread_id',
+            e.fn.countAll<number | string>().as('message_count'),
+            e.fn.max('m.created_at').as('last_message_at'),
+          ])
+          .groupBy('m.thread_id')
+          .as('stats'),
+      (join) => join.onRef('stats.thread_id', '=', 't.id'),
+    )
+    .where('t.user_id', '=', userId)
+    .select(['t.id', 't.experiment_id', 't.title', 'stats.message_count', 'stats.last_message_at'])
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id')
+    .execute();
+}
+
+export function findThreadOfUser(db: Kysely<DB>, userId: string, threadId: string): Promise<ChatThreadRow | undefined> {
+  return db
+    .selectFrom('chat_threads')
+    .selectAll()
+    .where('id', '=', threadId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A thread's messages in conversation order. */
+export function listThreadMessages(db: Kysely<DB>, threadId: string): Promise<ChatMessageRow[]> {
+  return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
+}
+
+export function listAssignmentsForUser(db: Kysely<DB>, userId: string): Promise<AssignmentRow[]> {
+  return db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function listSurveyResponsesForUser(db: Kysely<DB>, userId: string): Promise<SurveyResponseRow[]> {
+  return db
+    .selectFrom('survey_responses')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

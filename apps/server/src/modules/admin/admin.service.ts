@@ -1,0 +1,67 @@
+import type {
+  AdminMessage,
+  AdminThread,
+  AdminUser,
+  Assignment,
+  SortOrder,
+  SurveyResponse,
+  UserSortField,
+} from '@studychat/contracts';
+import type { Database } from '../../db/database.js';
+import { notFound } from '../../lib/errors.js';
+import { findUserById } from '../users/user.repository.js';
+import { toAdminMessage, toAdminThread, toAdminUser, toAssignment, toSurveyResponse } from './admin.mapper.js';
+import {
+  findThreadOfUser,
+  listAssignmentsForUser,
+  listSurveyResponsesForUser,
+  listThreadMessages,
+  listThreadsForUser,
+  listUsersSorted,
+} from './admin.repository.js';
+
+// Read models for the admin area. Every per-user read answers 404 for an unknown user, so an admin page
+// for a mistyped id says "not found" rather than showing empty lists.
+
+export async function listUsers(database: Database, sortBy: UserSortField, order: SortOrder): Promise<AdminUser[]> {
+  const rows = await listUsersSorted(database.db, database.dialect, sortBy, order);
+  return rows.map(toAdminUser);
+}
+
+export async function getUser(database: Database, userId: string): Promise<AdminUser> {
+  const row = await findUserById(database.db, userId);
+  if (!row) throw notFound('User not found');
+  return toAdminUser(row);
+}
+
+async function requireUser(database: Database, userId: string): Promise<void> {
+  if (!(await findUserById(database.db, userId))) throw notFound('User not found');
+}
+
+export async function getUserThreads(database: Database, userId: string): Promise<AdminThread[]> {
+  await requireUser(database, userId);
+  const rows = await listThreadsForUser(database.db, userId);
+  return rows.map(toAdminThread);
+}
+
+/** A thread's messages; a thread that belongs to another user is answered like a missing one. */
+export async function getThreadMessages(database: Database, userId: string, threadId: string): Promise<AdminMessage[]> {
+  if (!(await findThreadOfUser(database.db, userId, threadId))) throw notFound('Thread not found');
+  const rows = await listThreadMessages(database.db, threadId);
+  return rows.map(toAdminMessage);
+}
+
+export async function getUserAssignments(database: Database, userId: string): Promise<Assignment[]> {
+  await requireUser(database, userId);
+  const rows = await listAssignmentsForUser(database.db, userId);
+  return rows.map(toAssignment);
+}
+
+export async function getUserSurveyResponses(database: Database, userId: string): Promise<SurveyResponse[]> {
+  await requireUser(database, userId);
+  const rows = await listSurveyResponsesForUser(database.db, userId);
+  return rows.flatMap((row) => {
+    const response = toSurveyResponse(row);
+    return response ? [response] : [];
+  });
+}
