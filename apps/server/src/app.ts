@@ -10,6 +10,9 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
+import { registerExperimentRoutes } from './modules/experiments/experiments.routes.js';
+import { registerParticipantRoutes } from './modules/participants/participants.routes.js';
+import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 
 /** What every module's register function receives. */
@@ -45,6 +48,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAuthRoutes(app, { deps, signer, tokenTtlSeconds: config.tokenTtlSeconds }, guards);
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
+  registerExperimentRoutes(app, ctx);
+  registerParticipantRoutes(app, ctx);
+  registerSurveyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
 
   await registerStaticWeb(app, config.webDistDir);

@@ -1,0 +1,110 @@
+import { randomInt } from 'node:crypto';
+import type { GeneratedCredential } from '@studychat/contracts';
+import type { AppDeps } from '../../lib/deps.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { generatePassword, hashPassword } from '../users/password.js';
+import { findExperimentById } from './experiments.repository.js';
+import { EXPERIMENT_NOT_FOUND } from './experiments.service.js';
+import { CREDENTIAL_BATCH_MAX } from '@studychat/contracts';
+
+/** argon2 runs on libuv's thread pool (4 threads by default): more in flight only queues. */
+const HASH_CONCURRENCY = 4;
+const INSERT_CHUNK = 100;
+const EMAIL_DOMAIN = 'studychat.local';
+const EMAIL_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const PASSWORD_LENGTH = 16;
+
+/** A research-style study address such as study-k3m9x2pq@studychat.local (40 random bits). */
+export function generateStudyEmail(): string {
+  let local = '';
+  for (let i = 0; i < 8; i++) local += EMAIL_ALPHABET[randomInt(EMAIL_ALPHABET.length)];
+  return `study-${local}@${EMAIL_DOMAIN}`;
+}
+
+/** Maps items through an async function with at most `limit` calls in flight, keeping order. */
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Generates `count` study logins for an experiment. Passwords are returned once and stored only as
+ * argon2id hashes; each login records in its metadata which experiment and batch it belongs to.
+ */
+export async function generateCredentials(
+  deps: AppDeps,
+  experimentId: string,
+  count: number,
+  generatedBy: string,
+): Promise<GeneratedCredential[]> {
+  if (!Number.isInteger(count) || count < 1 || count > CREDENTIAL_BATCH_MAX) {
+    throw badRequest(`count must be a whole number from 1 to ${CREDENTIAL_BATCH_MAX}`);
+  }
+  const { db } = deps.database;
+  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+
+  const passwords = Array.from({ length: count }, () => generatePassword(PASSWORD_LENGTH));
+  const hashes = await mapWithConcurrency(passwords, HASH_CONCURRENCY, hashPassword);
+  const now = deps.clock().toISOString();
+  const metadata = JSON.stringify({ experimentId, batchId: deps.newId(), generatedAt: now, generatedBy });
+  const logins = passwords.map((password, i) => ({
+    id: deps.newId(),
+    email: generateStudyEmail(),
+    password,
+    passwordHash: hashes[i] ?? '',
+  }));
+
+  // All or nothing: a batch is either stored whole or not at all.
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < logins.length; start += INSERT_CHUNK) {
+      const chunk = logins.slice(start, start + INSERT_CHUNK);
+      // 40 random bits make a clash with an existing address unlikely; skip any and replace them below.
+      const inserted = await trx
+        .insertInto('users')
+        .values(chunk.map((l) => userRow(l, metadata, now)))
+        .onConflict((oc) => oc.column('email').doNothing())
+        .returning('id')
+        .execute();
+      if (inserted.length === chunk.length) continue;
+      const insertedIds = new Set(inserted.map((r) => r.id));
+      for (const login of chunk.filter((l) => !insertedIds.has(l.id))) {
+        for (;;) {
+          login.email = generateStudyEmail();
+          const retry = await trx
+            .insertInto('users')
+            .values(userRow(login, metadata, now))
+            .onConflict((oc) => oc.column('email').doNothing())
+            .returning('id')
+            .execute();
+          if (retry.length === 1) break;
+        }
+      }
+    }
+  });
+  return logins.map(({ email, password }) => ({ email, password }));
+}
+
+function userRow(login: { id: string; email: string; passwordHash: string }, metadata: string, now: string) {
+  return {
+    id: login.id,
+    email: login.email,
+    password_hash: login.passwordHash,
+    is_admin: false,
+    metadata,
+    created_at: now,
+    updated_at: now,
+    last_login_at: null,
+  };
+}

@@ -1,0 +1,105 @@
+import type { Updateable } from 'kysely';
+import { CODE_KEYS, PATHWAY_CODE_KEY, type CompletionCodes, type Experiment, type Pathway } from '@studychat/contracts';
+import type { ExperimentsTable } from '../../db/schema.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { assertPathwayEarned } from '../participants/eligibility.js';
+import { toExperiment } from './experiment.mapper.js';
+import {
+  CODE_COLUMN,
+  codeOf,
+  findExperimentById,
+  insertExperiment,
+  listExperimentRows,
+  updateExperimentRow,
+} from './experiments.repository.js';
+
+export const EXPERIMENT_NOT_FOUND = 'Experiment not found';
+
+/** Empty or whitespace-only descriptions are stored as null. */
+function normaliseDescription(description: string | null | undefined): string | null {
+  const trimmed = description?.trim();
+  return trimmed ? trimmed : null;
+}
+
+export async function listExperiments(deps: AppDeps): Promise<Experiment[]> {
+  return (await listExperimentRows(deps.database.db)).map(toExperiment);
+}
+
+export async function getExperiment(deps: AppDeps, id: string): Promise<Experiment> {
+  const row = await findExperimentById(deps.database.db, id);
+  if (!row) throw notFound(EXPERIMENT_NOT_FOUND);
+  return toExperiment(row);
+}
+
+export async function createExperiment(
+  deps: AppDeps,
+  input: { name: string; description?: string | null | undefined },
+): Promise<Experiment> {
+  const now = deps.clock().toISOString();
+  const id = deps.newId();
+  await insertExperiment(deps.database.db, {
+    id,
+    name: input.name.trim(),
+    description: normaliseDescription(input.description),
+    code_complete: null,
+    code_exitnoqualms: null,
+    code_exitceiling: null,
+    created_at: now,
+    updated_at: now,
+  });
+  return getExperiment(deps, id);
+}
+
+export async function updateExperiment(
+  deps: AppDeps,
+  id: string,
+  input: { name?: string | undefined; description?: string | null | undefined },
+): Promise<Experiment> {
+  const changes: Updateable<ExperimentsTable> = { updated_at: deps.clock().toISOString() };
+  if (input.name !== undefined) changes.name = input.name.trim();
+  if (input.description !== undefined) changes.description = normaliseDescription(input.description);
+  if (!(await updateExperimentRow(deps.database.db, id, changes))) throw notFound(EXPERIMENT_NOT_FOUND);
+  return getExperiment(deps, id);
+}
+
+/** Sets the codes that were sent (each non-empty); codes not sent keep their value. */
+export async function updateCompletionCodes(
+  deps: AppDeps,
+  id: string,
+  codes: Partial<Record<keyof CompletionCodes, string>>,
+): Promise<{ codes: CompletionCodes }> {
+  const changes: Updateable<ExperimentsTable> = { updated_at: deps.clock().toISOString() };
+  for (const key of CODE_KEYS) {
+    const code = codes[key]?.trim();
+    if (code) changes[CODE_COLUMN[key]] = code;
+  }
+  if (!(await updateExperimentRow(deps.database.db, id, changes))) throw notFound(EXPERIMENT_NOT_FOUND);
+  return { codes: (await getExperiment(deps, id)).completion_codes };
+}
+
+/**
+ * The completion code for a pathway: admins may read any; a participant only the one their own
+ * records show they earned (403 PATHWAY_NOT_EARNED otherwise). 404 CODE_NOT_CONFIGURED when unset.
+ */
+export async function getCompletionCode(
+  deps: AppDeps,
+  requester: { userId: string; isAdmin: boolean },
+  experimentId: string,
+  pathway: Pathway,
+): Promise<{ code: string; pathway: Pathway; key: (typeof CODE_KEYS)[number] }> {
+  const { db } = deps.database;
+  const experiment = await findExperimentById(db, experimentId);
+  if (!experiment) throw notFound(EXPERIMENT_NOT_FOUND);
+  if (!requester.isAdmin) await assertPathwayEarned(db, requester.userId, experimentId, pathway);
+  const key = PATHWAY_CODE_KEY[pathway];
+  const code = codeOf(experiment, key);
+  if (code === null) {
+    throw new AppError(
+      404,
+      'CODE_NOT_CONFIGURED',
+      'A completion code has not been configured for this pathway. Please contact the research team.',
+    );
+  }
+  return { code, pathway, key };
+}

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import type { AssignmentRow, DB } from '../../db/schema.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { findAssignment } from './assignments.repository.js';
+
+/** Who is asking: the authenticated caller. */
+export interface Requester {
+  userId: string;
+  isAdmin: boolean;
+}
+
+export const NO_PARTICIPATION =
+  'No participation found for this experiment. Please start again from the Prolific link.';
+
+/** A participant acts only on their own records; admins may act on anyone's. */
+export function assertSelfOrAdmin(requester: Requester, userId: string): void {
+  if (requester.userId !== userId && !requester.isAdmin) {
+    throw forbidden('You can only access your own study records');
+  }
+}
+
+/** The caller's own assignment for the experiment, or 404. */
+export async function requireAssignment(db: Kysely<DB>, userId: string, experimentId: string): Promise<AssignmentRow> {
+  const row = await findAssignment(db, userId, experimentId);
+  if (!row) throw notFound(NO_PARTICIPATION);
+  return row;
+}
+
+export function prolificMismatch(): AppError {
+  return new AppError(
+    403,
+    'PROLIFIC_ID_MISMATCH',
+    'This study login is already linked to a different Prolific ID. Please use the study login provided to you for this Prolific account.',
+  );
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { participantRoutes, studyDefinition } from '@studychat/contracts';
+import type { AppContext } from '../../app.js';
+import { route } from '../../lib/route.js';
+import { caller } from '../../plugins/auth.js';
+import { recordCompletion } from './completion.service.js';
+import { recordExposure } from './exposure.service.js';
+import {
+  createAssignment,
+  getAssignment,
+  getCompletionStatus,
+  giveConsent,
+  updateProlificId,
+} from './participants.service.js';
+import { assignCondition } from './randomisation.service.js';
+
+/** The participant's own study records; body and path ids must be the caller's (admins excepted). */
+export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { deps } = ctx;
+  const user = { guards: [ctx.guards.requireUser] };
+
+  route(app, participantRoutes.create, user, (request) => createAssignment(deps, caller(request), request.body));
+  route(app, participantRoutes.get, user, (request) =>
+    getAssignment(deps, caller(request), request.params.userId, request.params.experimentId),
+  );
+  route(app, participantRoutes.consent, user, (request) =>
+    giveConsent(deps, caller(request).userId, request.body.experimentId),
+  );
+  route(app, participantRoutes.prolificId, user, (request) =>
+    updateProlificId(deps, caller(request).userId, request.body.experimentId, request.body.prolificId),
+  );
+  route(app, participantRoutes.assignCondition, user, (request) =>
+    assignCondition(deps, caller(request).userId, request.body.experimentId),
+  );
+  route(app, participantRoutes.completion, user, (request) =>
+    recordCompletion(deps, caller(request).userId, request.body.experimentId, request.body.pathway),
+  );
+  route(app, participantRoutes.status, user, (request) =>
+    getCompletionStatus(deps, caller(request).userId, request.params.experimentId),
+  );
+  route(app, participantRoutes.exposure, user, (request) =>
+    recordExposure(deps, studyDefinition, caller(request).userId, request.body),
+  );
+}

@@ -1,0 +1,143 @@
+import type { Assignment, CompletionStatus } from '@studychat/contracts';
+import type { AssignmentRow } from '../../db/schema.js';
+import { parseJsonObject } from '../../db/values.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { findExperimentById } from '../experiments/experiments.repository.js';
+import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { findUserById } from '../users/user.repository.js';
+import { assertSelfOrAdmin, prolificMismatch, requireAssignment, type Requester } from './access.js';
+import { toAssignment } from './assignment.mapper.js';
+import {
+  findAssignment,
+  findAssignmentById,
+  insertAssignmentOnce,
+  prolificIdsOfUser,
+  updateAssignmentIfUnset,
+} from './assignments.repository.js';
+
+export interface CreateAssignmentInput {
+  user_id: string;
+  experiment_id: string;
+  prolific_pid: string;
+  study_id?: string | null | undefined;
+  session_id?: string | null | undefined;
+}
+
+async function reread(deps: AppDeps, id: string): Promise<Assignment> {
+  const row = await findAssignmentById(deps.database.db, id);
+  if (!row) throw notFound();
+  return toAssignment(row);
+}
+
+/**
+ * Joins a login to an experiment (409 when it already has). A generated study login joins only its
+ * own experiment, and a login is bound to the first Prolific id that uses it.
+ */
+export async function createAssignment(
+  deps: AppDeps,
+  requester: Requester,
+  input: CreateAssignmentInput,
+): Promise<Assignment> {
+  const { db } = deps.database;
+  assertSelfOrAdmin(requester, input.user_id);
+  if (!(await findExperimentById(db, input.experiment_id))) throw notFound(EXPERIMENT_NOT_FOUND);
+  const user = await findUserById(db, input.user_id);
+  if (!user) throw notFound('User not found');
+
+  const boundExperiment = parseJsonObject(user.metadata)?.experimentId;
+  if (typeof boundExperiment === 'string' && boundExperiment !== input.experiment_id) {
+    throw forbidden(
+      'This study login was created for a different study. Please use the login details provided with this study.',
+    );
+  }
+  const pid = input.prolific_pid.trim();
+  if ((await prolificIdsOfUser(db, input.user_id)).some((existing) => existing !== pid)) throw prolificMismatch();
+
+  const now = deps.clock().toISOString();
+  const id = deps.newId();
+  const inserted = await insertAssignmentOnce(db, {
+    id,
+    user_id: input.user_id,
+    experiment_id: input.experiment_id,
+    prolific_pid: pid,
+    study_id: input.study_id?.trim() || null,
+    session_id: input.session_id?.trim() || null,
+    assigned_condition: null,
+    stratum: null,
+    condition_assigned_at: null,
+    consent_given: false,
+    consent_timestamp: null,
+    intervention_completed_timestamp: null,
+    completion_pathway: null,
+    completion_code: null,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  });
+  if (!inserted) throw conflict('You have already joined this experiment');
+  return reread(deps, id);
+}
+
+export async function getAssignment(
+  deps: AppDeps,
+  requester: Requester,
+  userId: string,
+  experimentId: string,
+): Promise<Assignment> {
+  assertSelfOrAdmin(requester, userId);
+  return toAssignment(await requireAssignment(deps.database.db, userId, experimentId));
+}
+
+/** Records consent once; a repeat keeps the first time. */
+export async function giveConsent(deps: AppDeps, userId: string, experimentId: string): Promise<Assignment> {
+  const row = await requireAssignment(deps.database.db, userId, experimentId);
+  const now = deps.clock().toISOString();
+  await updateAssignmentIfUnset(deps.database.db, row.id, 'consent_timestamp', {
+    consent_given: true,
+    consent_timestamp: now,
+    updated_at: now,
+  });
+  return reread(deps, row.id);
+}
+
+/** Sets the Prolific id when none is recorded; the same id again is a no-op, another is refused. */
+export async function updateProlificId(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+  prolificId: string,
+): Promise<Assignment> {
+  const { db } = deps.database;
+  const pid = prolificId.trim();
+  const row = await requireAssignment(db, userId, experimentId);
+  if (row.prolific_pid === pid) return toAssignment(row);
+  if (row.prolific_pid !== null) throw prolificMismatch();
+  if ((await prolificIdsOfUser(db, userId)).some((existing) => existing !== pid)) throw prolificMismatch();
+  const now = deps.clock().toISOString();
+  await updateAssignmentIfUnset(db, row.id, 'prolific_pid', { prolific_pid: pid, updated_at: now });
+  const after = await reread(deps, row.id);
+  // Another request may have set a different id between our read and write.
+  if (after.prolific_pid !== pid) throw prolificMismatch();
+  return after;
+}
+
+export function toCompletionStatus(row: AssignmentRow | undefined): CompletionStatus {
+  const completed = row !== undefined && row.completed_at !== null;
+  return {
+    alreadyCompleted: completed,
+    completionPathway: completed ? toAssignment(row).completion_pathway : null,
+    completionCode: completed ? row.completion_code : null,
+  };
+}
+
+/** The caller's completion status; not completed when they have not joined the experiment. */
+export async function getCompletionStatus(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+): Promise<CompletionStatus> {
+  const { db } = deps.database;
+  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  return toCompletionStatus(await findAssignment(db, userId, experimentId));
+}

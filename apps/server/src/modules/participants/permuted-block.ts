@@ -1,0 +1,29 @@
+import { CONDITIONS, type Condition } from '@studychat/contracts';
+import type { Stratum } from '@studychat/contracts';
+
+/** Each block holds every condition this many times (block size 4 for two conditions). */
+export const PER_CONDITION_IN_BLOCK = 2;
+export const BLOCK_SIZE = CONDITIONS.length * PER_CONDITION_IN_BLOCK;
+
+/** One permuted block: each condition twice, shuffled with Fisher-Yates drawing from `random`. */
+export function permutedBlock(random: () => number): Condition[] {
+  const block: Condition[] = CONDITIONS.flatMap((c) => Array.from({ length: PER_CONDITION_IN_BLOCK }, () => c));
+  for (let i = block.length - 1; i > 0; i--) {
+    // Clamp: a faulty source returning 1 must not index past the end.
+    const j = Math.min(i, Math.floor(random() * (i + 1)));
+    const a = block[i];
+    const b = block[j];
+    if (a === undefined || b === undefined) continue;
+    block[i] = b;
+    block[j] = a;
+  }
+  return block;
+}
+
+/** Baseline intention 1-6 to its randomisation stratum; null for anything else (7 is the ceiling pathway). */
+export function stratumFor(intention: number): Stratum | null {
+  if (intention === 1 || intention === 2) return '1-2';
+  if (intention === 3 || intention === 4) return '3-4';
+  if (intention === 5 || intention === 6) return '5-6';
+  return null;
+}

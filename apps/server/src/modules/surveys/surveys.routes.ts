@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import { surveyRoutes } from '@studychat/contracts';
+import type { AppContext } from '../../app.js';
+import { route } from '../../lib/route.js';
+import { caller } from '../../plugins/auth.js';
+import { submitSurvey } from './surveys.service.js';
+
+export function registerSurveyRoutes(app: FastifyInstance, ctx: AppContext): void {
+  route(app, surveyRoutes.submit, { guards: [ctx.guards.requireUser] }, (request) =>
+    submitSurvey(ctx.deps, caller(request), request.body),
+  );
+}
