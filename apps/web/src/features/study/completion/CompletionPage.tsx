@@ -1,0 +1,164 @@
+import { PROLIFIC_COMPLETION_URL, endpoints, type Pathway } from '@studychat/contracts/web';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { Modal } from '../../../components/Modal';
+import { Spinner } from '../../../components/Spinner';
+import { StudyLayout } from '../../../components/StudyLayout';
+import { api, ApiError } from '../../../lib/api';
+import { copyText } from '../../../lib/clipboard';
+import { logout } from '../../../lib/logout';
+import { currentUser } from '../../../lib/session';
+import { readCachedStatus, readSession, removeSession, setFlag } from '../study-storage';
+import { resolvePathway } from './resolve-pathway';
+
+type CodeState =
+  { kind: 'loading' } | { kind: 'code'; code: string } | { kind: 'not-set' } | { kind: 'error'; message: string };
+
+const NOT_CONFIGURED = 'A completion code has not been configured for this pathway. Please contact the research team.';
+
+/** `/completion`: the completion code for the earned pathway, a copy button and the Prolific link. */
+export function CompletionPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const [state, setState] = useState<CodeState>({ kind: 'loading' });
+  const [copyMessage, setCopyMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const navState: unknown = location.state;
+  const query = params.get('pathway');
+
+  useEffect(() => {
+    let live = true;
+    const fail = (message: string) => live && setState({ kind: 'error', message });
+    void (async () => {
+      if (!currentUser()?.userId) return fail('Could not retrieve your participant ID.');
+      const experimentId = readSession('EXPERIMENT_ID');
+      if (!experimentId) return fail('Could not determine the experiment.');
+      let stored: Pathway | null = readCachedStatus(experimentId)?.completionPathway ?? null;
+      if (!resolvePathway(navState, query, stored)) {
+        try {
+          const status = await api(endpoints.participants.status, { params: { experimentId } });
+          stored = status.completionPathway;
+        } catch (error) {
+          console.warn('completion status check failed', error);
+        }
+      }
+      const pathway = resolvePathway(navState, query, stored);
+      if (!pathway) return fail('Could not determine the completion pathway.');
+      try {
+        const reply = await api(endpoints.experiments.completionCode, {
+          params: { id: experimentId },
+          query: { pathway },
+        });
+        if (live) setState({ kind: 'code', code: reply.code });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) {
+          if (live) setState({ kind: 'not-set' });
+          return;
+        }
+        fail(error instanceof Error ? error.message : 'Failed to load the completion code.');
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [navState, query]);
+
+  async function handleCopy(code: string) {
+    const ok = await copyText(code);
+    setCopyMessage(
+      ok
+        ? { ok, text: 'Code copied to clipboard.' }
+        : { ok, text: 'Failed to copy code automatically. Please select and copy it manually.' },
+    );
+  }
+
+  function handleFinish() {
+    removeSession('prolificLinkOpened');
+    void logout((path) => navigate(path, { replace: true }));
+  }
+
+  const code = state.kind === 'code' ? state.code : null;
+  return (
+    <StudyLayout title="Study Complete!">
+      <Card>
+        <p className="text-base leading-relaxed text-slate-800 sm:text-lg">
+          Thank you for taking part in this study. Your responses have been recorded.
+        </p>
+        <div className="mt-6 rounded-xl border-2 border-dashed border-brand-500 bg-brand-50 px-4 py-5 text-center">
+          <p className="text-sm font-medium text-slate-700">Your completion code</p>
+          {state.kind === 'loading' && (
+            <div className="mt-2">
+              <Spinner label="Loading your code..." />
+            </div>
+          )}
+          {state.kind === 'code' && (
+            <p className="mt-1 font-mono text-2xl font-bold tracking-wider break-all text-slate-900 select-all sm:text-3xl">
+              {state.code}
+            </p>
+          )}
+          {state.kind === 'not-set' && <p className="mt-1 font-mono text-2xl font-bold text-slate-700">NOT SET</p>}
+          {state.kind === 'error' && <p className="mt-1 font-mono text-2xl font-bold text-red-700">ERROR</p>}
+        </div>
+
+        {state.kind === 'not-set' && (
+          <div className="mt-5 space-y-3">
+            <Alert>{NOT_CONFIGURED}</Alert>
+            <Alert tone="info">
+              A completion code is not required or has not been configured for this study. You may close this window.
+            </Alert>
+          </div>
+        )}
+        {state.kind === 'error' && <Alert className="mt-5">{state.message}</Alert>}
+
+        {code && (
+          <>
+            <div className="mt-5 flex flex-col gap-3 sm:flex-row">
+              <Button variant="secondary" className="w-full sm:flex-1" onClick={() => void handleCopy(code)}>
+                Copy Code
+              </Button>
+              <a
+                href={`${PROLIFIC_COMPLETION_URL}?cc=${encodeURIComponent(code)}`}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={() => {
+                  setFlag('prolificLinkOpened');
+                  setConfirmOpen(true);
+                }}
+                className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-brand-600 px-5 py-2.5 text-base font-semibold text-white hover:bg-brand-700 sm:flex-1"
+              >
+                Submit code on Prolific
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </div>
+            {copyMessage && (
+              <Alert tone={copyMessage.ok ? 'success' : 'error'} className="mt-4">
+                {copyMessage.text}
+              </Alert>
+            )}
+            <p className="mt-5 text-sm text-slate-700 sm:text-base">
+              Please submit this code on Prolific so that your participation can be confirmed and paid. The link opens
+              Prolific in a new tab with your code filled in.
+            </p>
+          </>
+        )}
+      </Card>
+      <Modal
+        open={confirmOpen}
+        onOpenChange={setConfirmOpen}
+        title="Confirm Submission & Exit"
+        description="Once you have submitted your code on Prolific, you can finish here. This logs you out of the study and clears the study data stored in this browser."
+      >
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={() => setConfirmOpen(false)}>
+            Cancel
+          </Button>
+          <Button onClick={handleFinish}>Finish &amp; Close Window</Button>
+        </div>
+      </Modal>
+    </StudyLayout>
+  );
+}

@@ -1,0 +1,55 @@
+import { endpoints, studyDefinition } from '@studychat/contracts/web';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { StudyLayout } from '../../../components/StudyLayout';
+import { api } from '../../../lib/api';
+import { ContentBlocks } from '../ContentBlocks';
+import { readSession, setFlag } from '../study-storage';
+import { withRetry } from '../with-retry';
+
+/** `/consent`: the informed consent text; 'I Consent' records consent and goes to `/entry`. */
+export function ConsentPage() {
+  const navigate = useNavigate();
+  const experimentId = readSession('EXPERIMENT_ID');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { consent } = studyDefinition;
+
+  async function handleConsent() {
+    if (!experimentId || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await withRetry(() => api(endpoints.participants.consent, { body: { experimentId } }));
+      setFlag('consentGiven');
+      navigate('/entry', { replace: true });
+    } catch (err) {
+      console.warn('recording consent failed', err);
+      setError('Failed to record your consent. Please try again or contact support.');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <StudyLayout title={consent.title} wide>
+      {!experimentId ? (
+        <Alert>Configuration error: Experiment ID missing. Please return to Prolific.</Alert>
+      ) : (
+        <Card>
+          <ContentBlocks blocks={consent.blocks} />
+          <h2 className="mt-6 text-lg font-semibold text-slate-900 sm:text-xl">Contact and agreement</h2>
+          <p className="mt-3 text-base leading-relaxed text-slate-800 sm:text-lg">{consent.contact}</p>
+          {error && <Alert className="mt-5">{error}</Alert>}
+          <div className="mt-6">
+            <Button block onClick={() => void handleConsent()} disabled={busy}>
+              {busy ? 'Saving...' : 'I Consent'}
+            </Button>
+          </div>
+        </Card>
+      )}
+    </StudyLayout>
+  );
+}

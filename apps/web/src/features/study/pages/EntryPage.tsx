@@ -1,0 +1,77 @@
+import { studyDefinition } from '@studychat/contracts/web';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { StudyLayout } from '../../../components/StudyLayout';
+import { currentUser } from '../../../lib/session';
+import { recordCompletion, submitSurvey } from '../study-api';
+import { readSession, setFlag, writeSession } from '../study-storage';
+import { bestEffort } from '../with-retry';
+
+type Choice = 'confirm' | 'questions';
+
+/** `/entry`: the appointment reminder and the two entry choices (spec section 4). */
+export function EntryPage() {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState<Choice | null>(null);
+  const { entry } = studyDefinition;
+
+  async function choose(choice: Choice) {
+    if (busy) return;
+    setBusy(choice);
+    const experimentId = readSession('EXPERIMENT_ID');
+    const userId = currentUser()?.userId;
+    if (experimentId && userId) {
+      // Entry survey failures are only logged and the flow continues (spec section 8).
+      await bestEffort('entry survey', () =>
+        submitSurvey({
+          user_id: userId,
+          experiment_id: experimentId,
+          prolific_pid: readSession('PROLIFIC_PID'),
+          survey_type: 'entry',
+          responses: { choice },
+        }),
+      );
+    }
+    setFlag('entrySubmitted');
+    writeSession('clicked_questions', choice === 'questions' ? '1' : '0');
+    if (choice === 'questions') {
+      navigate('/baseline-intention', { replace: true });
+      return;
+    }
+    if (experimentId) await bestEffort('completion (confirm)', () => recordCompletion(experimentId, 'confirm'));
+    navigate('/completion', { replace: true, state: { pathway: 'confirm' } });
+  }
+
+  return (
+    <StudyLayout title={entry.title}>
+      <Card>
+        <div className="space-y-3 text-base leading-relaxed text-slate-800 sm:text-lg">
+          <p>{entry.scenario[0]}</p>
+          <blockquote className="rounded-lg border-l-4 border-brand-500 bg-brand-50 px-4 py-3 text-slate-900">
+            {entry.scenario[1]}
+          </blockquote>
+          {entry.scenario.slice(2).map((text) => (
+            <p key={text} className="font-semibold text-slate-900">
+              {text}
+            </p>
+          ))}
+        </div>
+        <div className="mt-6 flex flex-col gap-3">
+          <Button className="w-full" onClick={() => void choose('questions')} disabled={busy !== null}>
+            {entry.questionsLabel}
+          </Button>
+          <Button
+            variant="secondary"
+            className="w-full"
+            onClick={() => void choose('confirm')}
+            disabled={busy !== null}
+          >
+            {entry.confirmLabel}
+          </Button>
+        </div>
+      </Card>
+    </StudyLayout>
+  );
+}

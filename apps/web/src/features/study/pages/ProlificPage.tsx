@@ -1,0 +1,108 @@
+import { endpoints } from '@studychat/contracts/web';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { StudyFooter } from '../../../components/StudyFooter';
+import { api } from '../../../lib/api';
+import { logout } from '../../../lib/logout';
+import { clearToken, isLoggedIn } from '../../../lib/session';
+import { LoginForm } from '../../auth/LoginForm';
+import { loginAndStoreToken } from '../../auth/login';
+import { ensureAssignment } from '../study-api';
+import { writeSession } from '../study-storage';
+
+const REQUIRED = ['PROLIFIC_PID', 'EXPERIMENT_ID'] as const;
+
+/** `/prolific`: the participant landing with the Prolific ids in the URL (spec section 2). */
+export function ProlificPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const [loggedIn, setLoggedIn] = useState(isLoggedIn);
+  const prolificPid = params.get('PROLIFIC_PID')?.trim() ?? '';
+  const experimentId = params.get('EXPERIMENT_ID')?.trim() ?? '';
+  const studyId = params.get('STUDY_ID')?.trim() ?? '';
+  const sessionId = params.get('SESSION_ID')?.trim() ?? '';
+  const missing = REQUIRED.filter((key) => !(key === 'PROLIFIC_PID' ? prolificPid : experimentId));
+
+  useEffect(() => {
+    if (loggedIn || missing.length > 0) return;
+    writeSession('PROLIFIC_PID', prolificPid);
+    writeSession('EXPERIMENT_ID', experimentId);
+    if (studyId) writeSession('STUDY_ID', studyId);
+    if (sessionId) writeSession('SESSION_ID', sessionId);
+  }, [loggedIn, missing.length, prolificPid, experimentId, studyId, sessionId]);
+
+  async function handleLogin(email: string, password: string) {
+    if (missing.length > 0) throw new Error('Cannot login without required Prolific and Experiment IDs from the URL.');
+    const result = await loginAndStoreToken(email, password, 'Login failed');
+    try {
+      await ensureAssignment(result.user.id, experimentId);
+    } catch (error) {
+      // Without an assignment the study cannot go on: stay logged out so the participant can retry.
+      clearToken();
+      throw error instanceof Error ? error : new Error('Login failed');
+    }
+    try {
+      await api(endpoints.participants.prolificId, { body: { experimentId, prolificId: prolificPid } });
+    } catch (error) {
+      console.warn('updating the Prolific id failed', error);
+    }
+    navigate('/consent', { replace: true });
+  }
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <main className="mx-auto w-full max-w-md flex-1 px-4 pt-8 pb-6 sm:pt-16">
+        <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Research study</p>
+        <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">Welcome</h1>
+        <p className="mt-2 text-slate-700">
+          Thank you for taking part. Please log in with the study login you were given for this study.
+        </p>
+        {missing.length > 0 && (
+          <Alert className="mt-5">
+            Missing required URL parameters: {missing.join(', ')}. Please use the link provided by Prolific.
+          </Alert>
+        )}
+        <Card className="mt-6">
+          {loggedIn ? (
+            <div className="space-y-4">
+              <Alert tone="warning">
+                You are already logged in. Please log out first, then log in with your study login to start the study.
+              </Alert>
+              <Button
+                className="w-full"
+                onClick={() =>
+                  void logout((path) => {
+                    setLoggedIn(false);
+                    navigate(path, { replace: true });
+                  }, location.pathname + location.search)
+                }
+              >
+                Log Out
+              </Button>
+            </div>
+          ) : (
+            <>
+              <h2 className="mb-4 text-lg font-semibold text-slate-900">Log in to the study</h2>
+              <LoginForm
+                emailLabel="Study email"
+                emailHint="Your study email looks like a generated research address, as given to you for this study."
+                passwordHint="Do not use your personal email or your Prolific login here."
+                errorGuidance={
+                  missing.length > 0
+                    ? undefined
+                    : 'Please check that you are using the study email and password provided for this study, not a personal or Prolific login.'
+                }
+                onSubmit={handleLogin}
+              />
+            </>
+          )}
+        </Card>
+      </main>
+      <StudyFooter participantId={prolificPid || null} experimentId={experimentId || null} />
+    </div>
+  );
+}

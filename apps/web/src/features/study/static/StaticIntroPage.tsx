@@ -1,0 +1,37 @@
+import { studyDefinition } from '@studychat/contracts/web';
+import { useNavigate, useParams } from 'react-router';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { StudyLayout } from '../../../components/StudyLayout';
+import { readStudySession } from '../study-storage';
+
+/** `/experiment/:experimentId/static-intro`: what the participant will read next. */
+export function StaticIntroPage() {
+  const navigate = useNavigate();
+  const { experimentId = '' } = useParams();
+  const condition = readStudySession().assignedCondition ?? 'control';
+  const content = studyDefinition.conditions[condition];
+  const count = content.sections.length;
+  return (
+    <StudyLayout title="Before you begin">
+      <Card>
+        <div className="space-y-3 text-base leading-relaxed text-slate-800 sm:text-lg">
+          <p>
+            Next, you will read {count === 4 ? 'four' : count} short sections of information about{' '}
+            <strong className="font-semibold text-slate-900">{content.topic}</strong>.
+          </p>
+          <p>
+            Each section stays on screen for a short minimum time. When the time is up and you have read to the end of
+            the section, you can move on to the next one.
+          </p>
+          <p>After the last section, you will have a short conversation with an AI assistant.</p>
+        </div>
+        <div className="mt-6">
+          <Button block onClick={() => navigate(`/experiment/${experimentId}/static`, { replace: true })}>
+            Begin
+          </Button>
+        </div>
+      </Card>
+    </StudyLayout>
+  );
+}

@@ -1,0 +1,66 @@
+import {
+  endpoints,
+  type Assignment,
+  type CompletionStatus,
+  type Pathway,
+  type SurveySubmission,
+} from '@studychat/contracts/web';
+import { api, ApiError } from '../../lib/api';
+import { getToken } from '../../lib/session';
+import { readSession, writeCachedStatus } from './study-storage';
+import { withRetry } from './with-retry';
+
+/** Creates the participant's assignment; on 409 (it exists) fetches the existing one (spec section 7). */
+export async function ensureAssignment(userId: string, experimentId: string): Promise<Assignment> {
+  const prolificPid = readSession('PROLIFIC_PID');
+  try {
+    return await withRetry(() =>
+      api(endpoints.participants.create, {
+        body: {
+          user_id: userId,
+          experiment_id: experimentId,
+          prolific_pid: prolificPid ?? '',
+          study_id: readSession('STUDY_ID'),
+          session_id: readSession('SESSION_ID'),
+        },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      return api(endpoints.participants.get, { params: { userId, experimentId } });
+    }
+    throw error;
+  }
+}
+
+/** The participant's assignment, or null when none exists (404). */
+export async function findAssignment(userId: string, experimentId: string): Promise<Assignment | null> {
+  try {
+    return await api(endpoints.participants.get, { params: { userId, experimentId } });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** Submits a survey (retried once); errors carry the server's message or 'Failed to submit survey'. */
+export async function submitSurvey(submission: SurveySubmission): Promise<void> {
+  if (!getToken()) throw new Error('Authentication required');
+  try {
+    await withRetry(() => api(endpoints.surveys.submit, { body: submission }));
+  } catch (error) {
+    if (error instanceof ApiError && error.message) throw error;
+    throw new Error('Failed to submit survey');
+  }
+}
+
+/** Records completion of a pathway; on success caches the status as already completed. */
+export async function recordCompletion(experimentId: string, pathway: Pathway): Promise<CompletionStatus> {
+  const status = await withRetry(() => api(endpoints.participants.completion, { body: { experimentId, pathway } }));
+  writeCachedStatus(experimentId, {
+    ...status,
+    alreadyCompleted: true,
+    completionPathway: status.completionPathway ?? pathway,
+  });
+  return status;
+}

@@ -1,0 +1,28 @@
+import { ApiError } from '../../lib/api';
+
+/** A 4xx reply will not change on a second try; network failures and 5xx may. */
+function isRetryable(error: unknown): boolean {
+  return !(error instanceof ApiError && error.status >= 400 && error.status < 500);
+}
+
+/** Runs `task`, retrying once (or `retries` times) after a retryable failure; rethrows the last error. */
+export async function withRetry<T>(task: () => Promise<T>, retries = 1): Promise<T> {
+  let attempt = 0;
+  for (;;) {
+    try {
+      return await task();
+    } catch (error) {
+      if (attempt >= retries || !isRetryable(error)) throw error;
+      attempt += 1;
+    }
+  }
+}
+
+/** Runs `task` with one retry; a final failure is only logged (spec: the participant must not be blocked). */
+export async function bestEffort(label: string, task: () => Promise<unknown>): Promise<void> {
+  try {
+    await withRetry(task);
+  } catch (error) {
+    console.warn(`${label} failed`, error);
+  }
+}
