@@ -7,6 +7,7 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { registerChatRoutes } from './modules/chat/chat.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
@@ -48,6 +49,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAuthRoutes(app, { deps, signer, tokenTtlSeconds: config.tokenTtlSeconds }, guards);
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
+  registerChatRoutes(app, ctx);
   registerExperimentRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
   registerSurveyRoutes(app, ctx);

@@ -5,6 +5,7 @@ import { buildConfig, ConfigError, parseEnv } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { defaultDeps } from './lib/deps.js';
+import { createChatModel } from './llm/create-chat-model.js';
 import { bootstrapAdmin } from './modules/users/users.service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
 
   const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   await migrateToLatest(database.db);
-  const deps = defaultDeps(database);
+  const deps = defaultDeps(database, createChatModel(config.llm));
 
   const bootstrap = await bootstrapAdmin(deps, {
     email: config.adminEmail,

@@ -5,6 +5,7 @@ import { buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { AppDeps } from '../src/lib/deps.js';
+import { createStudyScriptedModel } from '../src/llm/create-chat-model.js';
 import { createUser } from '../src/modules/users/users.service.js';
 import { createTestDatabase, dropTestSchemas, type TestDialect } from './databases.js';
 
@@ -66,7 +67,14 @@ export interface TestAppOptions {
 export async function createTestApp(dialect: TestDialect, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const clock = new TestClock();
-  const deps: AppDeps = { database, clock: clock.fn, newId: randomUUID, random: Math.random, ...options.deps };
+  const deps: AppDeps = {
+    database,
+    clock: clock.fn,
+    newId: randomUUID,
+    random: Math.random,
+    llm: createStudyScriptedModel(),
+    ...options.deps,
+  };
   const app = await buildApp(testConfig(options.config), deps);
   await app.ready();
   return { app, database, deps, clock, dialect };

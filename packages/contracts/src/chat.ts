@@ -22,6 +22,7 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const InitiateBody = z.object({ experimentId: Id });
 export const InitiateReply = z.object({ threadId: Id, progress: ChatProgress });
+export type InitiateReply = z.infer<typeof InitiateReply>;
 export const ThreadParams = z.object({ threadId: Id });
 export const SendMessageBody = z.object({
   message: z
@@ -30,6 +31,7 @@ export const SendMessageBody = z.object({
     .refine((m) => m.trim().length > 0, 'Message cannot be empty'),
 });
 export const ThreadMessagesReply = z.object({ threadId: Id, messages: z.array(ChatMessage), progress: ChatProgress });
+export type ThreadMessagesReply = z.infer<typeof ThreadMessagesReply>;
 
 /** One `data:` line of the chat event stream; the stream ends with `data: [DONE]`. */
 export const ChatStreamEvent = z.union([z.object({ text: z.string() }), z.object({ error: z.string() })]);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
+import type { ChatModel } from '../llm/chat-model.js';
+import { createStudyScriptedModel } from '../llm/create-chat-model.js';
 
 /** What the app needs from the outside world; tests pass their own clock and ids (DESIGN.md convention 3). */
 export interface AppDeps {
@@ -8,8 +10,11 @@ export interface AppDeps {
   newId: () => string;
   /** Uniform random number in [0, 1); randomisation draws from it. */
   random: () => number;
+  /** The chat model (llm/): a real provider, or the scripted offline model. */
+  llm: ChatModel;
 }
 
-export function defaultDeps(database: Database): AppDeps {
-  return { database, clock: () => new Date(), newId: randomUUID, random: Math.random };
+/** Real clock, ids and randomness; the scripted model unless a chat model is given (main.ts gives the configured one). */
+export function defaultDeps(database: Database, llm: ChatModel = createStudyScriptedModel()): AppDeps {
+  return { database, clock: () => new Date(), newId: randomUUID, random: Math.random, llm };
 }

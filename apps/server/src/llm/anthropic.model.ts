@@ -1,0 +1,117 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ChatModel, ChatReplyInfo, ThinkingEntry } from './chat-model.js';
+import { ChatModelError } from './errors.js';
+import type { RetryPolicy } from './retry.js';
+import { createStreamingModel } from './streaming-model.js';
+import { openingTurns } from './history.js';
+
+export interface AnthropicModelOptions {
+  apiKey: string;
+  baseUrl?: string;
+  model: string;
+  /** Tokens for the visible reply; the thinking budget comes on top (thinking counts toward max_tokens). */
+  maxTokens: number;
+  thinkingBudget: number;
+  timeoutMs: number;
+  retry: RetryPolicy;
+}
+
+/** The API's smallest thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+
+/** Claude through the Messages API, streamed, with extended thinking kept in order in the thinking log. */
+export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
+  // Our retry policy is the only one: the SDK's own retries are off.
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+  });
+  const budget = Math.max(MIN_THINKING_BUDGET, options.thinkingBudget);
+
+  return createStreamingModel(
+    { provider: 'anthropic', model: options.model, timeoutMs: options.timeoutMs, retry: options.retry },
+    async (request, ctx) => {
+      const stream = await client.messages.create(
+        {
+          model: options.model,
+          max_tokens: budget + options.maxTokens,
+          system: request.system,
+          messages: openingTurns(request.history),
+          thinking: { type: 'enabled', budget_tokens: budget },
+          stream: true,
+        },
+        { signal: ctx.signal },
+      );
+
+      // Content blocks by stream index; the log is read back in index order.
+      const blocks = new Map<number, ThinkingEntry>();
+      const partial = ctx.partial;
+      partial.thinking = [];
+      const syncThinking = () => {
+        partial.thinking = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry);
+      };
+      let stopped = false;
+
+      for await (const event of stream) {
+        ctx.touch();
+        switch (event.type) {
+          case 'message_start': {
+            const usage = event.message.usage;
+            partial.model = event.message.model;
+            partial.inputTokens =
+              usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+            partial.outputTokens = usage.output_tokens;
+            break;
+          }
+          case 'content_block_start': {
+            const block = event.content_block;
+            if (block.type === 'thinking') blocks.set(event.index, { type: 'thinking', thinking: block.thinking });
+            else if (block.type === 'redacted_thinking') blocks.set(event.index, { type: 'redacted_thinking' });
+            else if (block.type === 'text' && block.text) ctx.onText(block.text);
+            syncThinking();
+            break;
+          }
+          case 'content_block_delta': {
+            const delta = event.delta;
+            if (delta.type === 'text_delta') ctx.onText(delta.text);
+            else if (delta.type === 'thinking_delta') {
+              const entry = blocks.get(event.index);
+              if (entry?.type === 'thinking') entry.thinking += delta.thinking;
+            }
+            break;
+          }
+          case 'message_delta': {
+            const usage = event.usage;
+            partial.outputTokens = usage.output_tokens;
+            if (usage.input_tokens !== null) {
+              partial.inputTokens =
+                usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+            }
+            partial.stopReason = event.delta.stop_reason ?? partial.stopReason ?? null;
+            break;
+          }
+          case 'message_stop':
+            stopped = true;
+            break;
+          default:
+            break;
+        }
+      }
+      syncThinking();
+      if (!stopped) throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
+      return finish(partial, options.model);
+    },
+  );
+}
+
+function finish(partial: Partial<ChatReplyInfo>, fallbackModel: string): ChatReplyInfo {
+  return {
+    model: partial.model ?? fallbackModel,
+    inputTokens: partial.inputTokens ?? null,
+    outputTokens: partial.outputTokens ?? null,
+    stopReason: partial.stopReason ?? null,
+    thinking: partial.thinking ?? [],
+  };
+}

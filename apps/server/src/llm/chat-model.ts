@@ -1,0 +1,44 @@
+import type { Condition } from '@studychat/contracts';
+
+/** One turn of the conversation the model sees. */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** What the model is asked: a system prompt and the history, ending with the turn to answer. */
+export interface ChatRequest {
+  system: string;
+  history: ChatTurn[];
+  /** The participant's condition; only the scripted model uses it (real models get the system prompt). */
+  condition: Condition;
+}
+
+/** One entry of the thinking log, stored as JSON text in this exact shape. */
+export type ThinkingEntry = { type: 'thinking'; thinking: string } | { type: 'redacted_thinking' };
+
+/** Everything known about a finished reply besides its text (which arrives through `onText`). */
+export interface ChatReplyInfo {
+  /** The model that answered, as the provider reports it. */
+  model: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  stopReason: string | null;
+  thinking: ThinkingEntry[];
+}
+
+export type LlmProvider = 'anthropic' | 'openai' | 'scripted';
+
+/** Our one interface over every chat model (DESIGN.md: behind one small interface of ours). */
+export interface ChatModel {
+  readonly provider: LlmProvider;
+  readonly model: string;
+  /**
+   * Streams a reply: `onText` receives each text delta in order. Resolves with the reply's details;
+   * rejects with a ChatModelError (transient failures before the first token are already retried).
+   */
+  streamReply(request: ChatRequest, onText: (delta: string) => void): Promise<ChatReplyInfo>;
+}
+
+/** Partial details of a reply, known when an attempt fails. */
+export type PartialReplyInfo = Partial<ChatReplyInfo>;

@@ -1,0 +1,63 @@
+/** USD per million input and output tokens. */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+export type PriceTable = Record<string, ModelPrice>;
+
+/**
+ * List prices (USD per million tokens) of current models, as published by Anthropic and OpenAI.
+ * LLM_PRICES overrides or extends them; a model not listed gets no cost rather than a wrong one.
+ */
+export const DEFAULT_PRICES: PriceTable = {
+  'claude-opus-4-5': { inputPerMTok: 5, outputPerMTok: 25 },
+  'claude-opus-4-1': { inputPerMTok: 15, outputPerMTok: 75 },
+  'claude-opus-4': { inputPerMTok: 15, outputPerMTok: 75 },
+  'claude-sonnet-4-5': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-sonnet-4': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-3-7-sonnet': { inputPerMTok: 3, outputPerMTok: 15 },
+  'claude-haiku-4-5': { inputPerMTok: 1, outputPerMTok: 5 },
+  'claude-3-5-haiku': { inputPerMTok: 0.8, outputPerMTok: 4 },
+  'gpt-5': { inputPerMTok: 1.25, outputPerMTok: 10 },
+  'gpt-5-mini': { inputPerMTok: 0.25, outputPerMTok: 2 },
+  'gpt-5-nano': { inputPerMTok: 0.05, outputPerMTok: 0.4 },
+  'gpt-4.1': { inputPerMTok: 2, outputPerMTok: 8 },
+  'gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6 },
+  'gpt-4.1-nano': { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+  'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
+  'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+  'o4-mini': { inputPerMTok: 1.1, outputPerMTok: 4.4 },
+  'o3': { inputPerMTok: 2, outputPerMTok: 8 },
+  'scripted-offline': { inputPerMTok: 0, outputPerMTok: 0 },
+};
+
+/**
+ * The price for a model: an exact entry, else the longest entry the name starts with, so dated
+ * snapshots ('claude-sonnet-4-5-20250929', 'gpt-4o-mini-2024-07-18') find their family.
+ */
+export function priceFor(model: string, table: PriceTable): ModelPrice | null {
+  const exact = table[model];
+  if (exact) return exact;
+  let best: string | null = null;
+  for (const name of Object.keys(table)) {
+    if (model.startsWith(`${name}-`) && (best === null || name.length > best.length)) best = name;
+  }
+  return best === null ? null : (table[best] ?? null);
+}
+
+/** Cost in USD of one message; null when the model's price or the token counts are unknown. */
+export function costUsd(
+  model: string,
+  inputTokens: number | null,
+  outputTokens: number | null,
+  table: PriceTable,
+): number | null {
+  const price = priceFor(model, table);
+  if (!price || inputTokens === null || outputTokens === null) return null;
+  return (inputTokens * price.inputPerMTok + outputTokens * price.outputPerMTok) / 1_000_000;
+}
+
+/** The defaults with the configured overrides on top. */
+export function mergePrices(overrides: PriceTable): PriceTable {
+  return { ...DEFAULT_PRICES, ...overrides };
+}
