@@ -39,11 +39,7 @@ describe('SseParser', () => {
   it('parses text, error and done events', () => {
     const parser = new SseParser();
     const events = parser.push(data({ text: 'Hi' }) + data({ error: 'Model down' }) + data('[DONE]'));
-    expect(events).toEqual([
-      { type: 'text', text: 'Hi' },
-      { type: 'error', error: 'Model down' },
-      { type: 'done' },
-    ]);
+    expect(events).toEqual([{ type: 'text', text: 'Hi' }, { type: 'error', error: 'Model down' }, { type: 'done' }]);
   });
 
   it('keeps a line split across chunks until it is complete', () => {
@@ -97,7 +93,9 @@ describe('readStream', () => {
   });
 
   it('reports an error event and still reads to [DONE]', async () => {
-    const result = await readStream(textStream([data({ text: 'part' }), data({ error: 'Model failed' }), data('[DONE]')]));
+    const result = await readStream(
+      textStream([data({ text: 'part' }), data({ error: 'Model failed' }), data('[DONE]')]),
+    );
     expect(result).toEqual({ text: 'part', error: 'Model failed', done: true });
   });
 
@@ -190,9 +188,9 @@ describe('streamEndpoint', () => {
 
   it('reports an unreachable server as a network ApiError', async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-    await expect(
-      streamEndpoint(endpoints.chat.initialMessage, { params: { threadId: THREAD } }),
-    ).rejects.toMatchObject({ status: 0, code: 'NETWORK' });
+    await expect(streamEndpoint(endpoints.chat.initialMessage, { params: { threadId: THREAD } })).rejects.toMatchObject(
+      { status: 0, code: 'NETWORK' },
+    );
   });
 
   it('drops the token and redirects on a 401', async () => {
@@ -200,7 +198,9 @@ describe('streamEndpoint', () => {
     setUnauthorizedHandler(redirect);
     setToken('expired');
     vi.stubGlobal('fetch', () =>
-      Promise.resolve(new Response(JSON.stringify({ error: 'Session expired', code: 'UNAUTHENTICATED' }), { status: 401 })),
+      Promise.resolve(
+        new Response(JSON.stringify({ error: 'Session expired', code: 'UNAUTHENTICATED' }), { status: 401 }),
+      ),
     );
     await expect(streamEndpoint(endpoints.chat.initialMessage, { params: { threadId: THREAD } })).rejects.toMatchObject(
       { status: 401 },
@@ -213,7 +213,9 @@ describe('streamEndpoint', () => {
     const controller = new AbortController();
     controller.abort();
     vi.stubGlobal('fetch', (_url: string, init: RequestInit) =>
-      init.signal?.aborted ? Promise.reject(new DOMException('Aborted', 'AbortError')) : Promise.resolve(new Response()),
+      init.signal?.aborted
+        ? Promise.reject(new DOMException('Aborted', 'AbortError'))
+        : Promise.resolve(new Response()),
     );
     await expect(
       streamEndpoint(endpoints.chat.initialMessage, { params: { threadId: THREAD }, signal: controller.signal }),

@@ -1,4 +1,78 @@
-// PLACEHOLDER until the chat work lands: the chat page is replaced by the chat feature.
+import { useNavigate, useParams } from 'react-router';
+import { Alert } from '../../components/Alert';
+import { StudyFooter } from '../../components/StudyFooter';
+import { currentUser } from '../../lib/session';
+import { ChatInput } from './ChatInput';
+import { ChatProgressBar } from './ChatProgressBar';
+import { clearChat } from './chat-storage';
+import { MessageList } from './MessageList';
+import { StartConversation } from './StartConversation';
+import { useChat } from './useChat';
+import { useViewportHeight } from './useViewportHeight';
+
+export const COMPLETION_TEXT =
+  'You have reached the engagement goal. You may select Proceed to finish the study, or keep chatting if you would like.';
+
+/** `/experiment/:experimentId/chat`: the AI chat with its progress footer and Proceed. */
 export function ChatPage() {
-  return <main className="p-4">Chat is not available yet.</main>;
+  const { experimentId } = useParams();
+  const user = currentUser();
+  const navigate = useNavigate();
+  const chat = useChat(experimentId, user?.userId);
+  const viewportHeight = useViewportHeight();
+
+  const proceed = () => {
+    if (!chat.progress.complete) return;
+    if (experimentId) clearChat(experimentId);
+    void navigate('/post-survey');
+  };
+
+  const hasThread = chat.status !== 'idle' && chat.status !== 'starting';
+
+  return (
+    <>
+      <main
+        className="mx-auto flex h-[100dvh] w-full max-w-3xl flex-col bg-white sm:border-x sm:border-slate-200"
+        style={viewportHeight ? { height: viewportHeight } : undefined}
+      >
+        <header className="border-b border-slate-200 px-4 py-3 sm:px-6">
+          <h1 className="text-lg font-semibold text-slate-900 sm:text-xl">Chat with the AI assistant</h1>
+        </header>
+        {hasThread ? (
+          <MessageList messages={chat.messages} busy={chat.status === 'streaming'} />
+        ) : (
+          <StartConversation onStart={() => void chat.start()} starting={chat.status === 'starting'} />
+        )}
+        {chat.error && (
+          <div className="px-3 pt-2 sm:px-6">
+            <Alert className="flex items-start justify-between gap-3">
+              <span>{chat.error}</span>
+              <button
+                type="button"
+                onClick={chat.dismissError}
+                className="-my-2 -mr-2 min-h-11 min-w-11 shrink-0 rounded-lg text-sm font-semibold underline"
+              >
+                Dismiss
+              </button>
+            </Alert>
+          </div>
+        )}
+        {chat.progress.complete && (
+          <p role="status" className="mx-3 mt-2 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-900 sm:mx-6">
+            {COMPLETION_TEXT}
+          </p>
+        )}
+        {hasThread && (
+          <ChatInput
+            value={chat.draft}
+            onChange={chat.setDraft}
+            onSend={() => void chat.send()}
+            canSend={chat.status === 'ready' && chat.threadId !== null}
+          />
+        )}
+        <ChatProgressBar progress={chat.progress} onProceed={proceed} />
+      </main>
+      <StudyFooter experimentId={experimentId} />
+    </>
+  );
 }

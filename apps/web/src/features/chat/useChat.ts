@@ -1,0 +1,275 @@
+import {
+  chatPoints,
+  endpoints,
+  isChatComplete,
+  studyDefinition,
+  type ChatMessage,
+  type ChatProgress,
+} from '@studychat/contracts/web';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, ApiError } from '../../lib/api';
+import { streamEndpoint, StreamInterruptedError } from '../../lib/sse';
+import { initializeError, MISSING_PROPS_ERROR, sendError, startError } from './chat-errors';
+import { loadChat, saveChat } from './chat-storage';
+import { NO_PROGRESS, type Progress, type UiMessage } from './chat-types';
+
+/**
+ * idle: no thread yet (Start Conversation); restoring: re-reading a stored thread from the server;
+ * starting: creating the thread; streaming: a reply is arriving; ready: the participant may send.
+ */
+export type ChatStatus = 'idle' | 'restoring' | 'starting' | 'streaming' | 'ready';
+
+export interface ChatState {
+  status: ChatStatus;
+  threadId: string | null;
+  messages: UiMessage[];
+  progress: Progress;
+  error: string | null;
+  draft: string;
+  setDraft: (text: string) => void;
+  start: () => Promise<void>;
+  send: () => Promise<void>;
+  dismissError: () => void;
+}
+
+let localIds = 0;
+const localId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++localIds}`;
+const nowIso = () => new Date().toISOString();
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+function toUi(messages: ChatMessage[]): UiMessage[] {
+  return messages.map(({ id, role, content, created_at }) => ({ id, role, content, created_at }));
+}
+
+function toProgress(p: ChatProgress): Progress {
+  return { rounds: p.rounds, chars: p.chars, points: p.points, complete: p.complete };
+}
+
+/** The chat's state and actions; the server is the source of truth, local storage a cache. */
+export function useChat(experimentId: string | undefined, userId: string | undefined): ChatState {
+  const stored = useRef(experimentId ? loadChat(experimentId) : null);
+  const [threadId, setThreadId] = useState<string | null>(stored.current?.threadId ?? null);
+  const [messages, setMessages] = useState<UiMessage[]>(stored.current?.messages ?? []);
+  const [progress, setProgress] = useState<Progress>(stored.current?.progress ?? NO_PROGRESS);
+  const [status, setStatus] = useState<ChatStatus>(stored.current?.threadId ? 'restoring' : 'idle');
+  const [error, setError] = useState<string | null>(experimentId && userId ? null : MISSING_PROPS_ERROR);
+  const [draft, setDraft] = useState('');
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    abort.current = controller;
+    return () => controller.abort();
+  }, []);
+  const signal = () => abort.current?.signal;
+  const alive = () => abort.current?.signal.aborted === false;
+
+  // Cache to local storage whenever nothing is mid-stream.
+  useEffect(() => {
+    if (!experimentId || status === 'streaming' || status === 'starting') return;
+    saveChat(experimentId, { threadId, messages, progress });
+  }, [experimentId, threadId, messages, progress, status]);
+
+  const patch = useCallback((id: string, change: (m: UiMessage) => UiMessage | null) => {
+    setMessages((list) => list.flatMap((m) => (m.id === id ? (change(m) ?? []) : [m])));
+  }, []);
+
+  /** Streams the thread's opening message, falling back to the stored one, then the canned greeting. */
+  const streamInitial = useCallback(
+    async (thread: string) => {
+      const bubbleId = localId('initial');
+      setMessages([{ id: bubbleId, role: 'assistant', content: '', created_at: nowIso(), loading: true }]);
+      setStatus('streaming');
+      let content: string;
+      try {
+        const result = await streamEndpoint(
+          endpoints.chat.initialMessage,
+          { params: { threadId: thread }, signal: signal() },
+          { onText: (text) => patch(bubbleId, (m) => ({ ...m, content: m.content + text, loading: false })) },
+        );
+        if (result.error || !result.text.trim()) throw new Error(result.error ?? 'Error streaming initial message');
+        content = result.text;
+      } catch (streamFailure) {
+        if (isAbort(streamFailure) || !alive()) return;
+        console.warn('Error streaming initial message', streamFailure);
+        content = await storedOpening(thread).catch(() => '');
+        if (!alive()) return;
+        if (!content.trim()) content = studyDefinition.chat.fallbackGreeting;
+      }
+      patch(bubbleId, (m) => ({ ...m, content, loading: false }));
+      setStatus('ready');
+    },
+    [patch],
+  );
+
+  /** Loads history and progress from the server. Resolves to the messages, or null if the thread is gone. */
+  const syncFromServer = useCallback(async (thread: string): Promise<UiMessage[] | null> => {
+    try {
+      const reply = await api(endpoints.chat.messages, { params: { threadId: thread }, signal: signal() });
+      const list = toUi(reply.messages);
+      setMessages(list);
+      setProgress(toProgress(reply.progress));
+      return list;
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 404) return null;
+      throw failure;
+    }
+  }, []);
+
+  // A stored thread: show the cached conversation at once, then take the server's version.
+  useEffect(() => {
+    const thread = stored.current?.threadId;
+    if (!thread || !experimentId || !userId) return;
+    void (async () => {
+      try {
+        const list = await syncFromServer(thread);
+        if (!alive()) return;
+        if (list === null) {
+          // Not this participant's thread any more (another login, reset data): begin again.
+          setThreadId(null);
+          setMessages([]);
+          setProgress(NO_PROGRESS);
+          setStatus('idle');
+          return;
+        }
+        if (list.length === 0) await streamInitial(thread);
+        else setStatus('ready');
+      } catch (failure) {
+        if (isAbort(failure) || !alive()) return;
+        if (!stored.current?.messages.length) setError(initializeError(failure));
+        setStatus('ready');
+      }
+    })();
+  }, [experimentId, userId, syncFromServer, streamInitial]);
+
+  const start = useCallback(async () => {
+    if (!experimentId || !userId) {
+      setError(MISSING_PROPS_ERROR);
+      return;
+    }
+    setError(null);
+    setStatus('starting');
+    let reply;
+    try {
+      reply = await api(endpoints.chat.initiate, { body: { experimentId }, signal: signal() });
+    } catch (failure) {
+      if (isAbort(failure) || !alive()) return;
+      setError(startError(failure));
+      setStatus('idle');
+      return;
+    }
+    if (!alive()) return;
+    setThreadId(reply.threadId);
+    setProgress(toProgress(reply.progress));
+    if (reply.progress.rounds === 0) {
+      await streamInitial(reply.threadId);
+      return;
+    }
+    // The thread already had a conversation (local data was lost): show it rather than start over.
+    setStatus('restoring');
+    try {
+      const list = await syncFromServer(reply.threadId);
+      if (alive()) setStatus('ready');
+      if (list && list.length === 0) await streamInitial(reply.threadId);
+    } catch (failure) {
+      if (isAbort(failure) || !alive()) return;
+      setError(initializeError(failure));
+      setStatus('ready');
+    }
+  }, [experimentId, userId, streamInitial, syncFromServer]);
+
+  const send = useCallback(async () => {
+    const text = draft;
+    if (!text.trim() || !threadId || status !== 'ready') return;
+    const userMessage: UiMessage = { id: localId('user'), role: 'user', content: text, created_at: nowIso() };
+    const bubbleId = localId('reply');
+    const bubble: UiMessage = { id: bubbleId, role: 'assistant', content: '', created_at: nowIso(), loading: true };
+    setMessages((list) => [...list, userMessage, bubble]);
+    setDraft('');
+    setError(null);
+    setStatus('streaming');
+
+    let result;
+    try {
+      result = await streamEndpoint(
+        endpoints.chat.sendMessage,
+        { params: { threadId }, body: { message: text }, signal: signal() },
+        { onText: (piece) => patch(bubbleId, (m) => ({ ...m, content: m.content + piece, loading: false })) },
+      );
+    } catch (failure) {
+      if (isAbort(failure) || !alive()) return;
+      if (failure instanceof StreamInterruptedError) {
+        // The server had the message; its reply may be stored in full. Show what the server has.
+        patch(bubbleId, (m) => (m.content ? { ...m, loading: false } : null));
+        setError(sendError(failure));
+        await reconcile(threadId, text);
+      } else {
+        // Refused or never arrived (e.g. a reply still in progress, offline): nothing was stored.
+        setMessages((list) => list.filter((m) => m.id !== userMessage.id && m.id !== bubbleId));
+        setDraft((current) => restoreDraft(current, text));
+        setError(sendError(failure));
+        setStatus('ready');
+      }
+      return;
+    }
+    if (!alive()) return;
+    if (result.error) {
+      patch(bubbleId, (m) => (m.content ? { ...m, loading: false } : null));
+      setError(sendError(new Error(result.error)));
+      await reconcile(threadId, text);
+      return;
+    }
+    patch(bubbleId, (m) => ({ ...m, content: result.text, loading: false }));
+    setProgress((p) => addRound(p, text));
+    setStatus('ready');
+    // The server counts rounds and points; take its numbers (the local ones are the same rules).
+    api(endpoints.chat.messages, { params: { threadId }, signal: signal() })
+      .then((reply) => {
+        if (alive()) setProgress(toProgress(reply.progress));
+      })
+      .catch(() => undefined);
+
+    async function reconcile(thread: string, sent: string) {
+      try {
+        const list = await syncFromServer(thread);
+        if (!alive()) return;
+        if (list && !list.some((m) => m.role === 'user' && m.content === sent)) setDraft((c) => restoreDraft(c, sent));
+      } catch {
+        // Keep what is on screen; the next load re-reads the server.
+      }
+      if (alive()) setStatus('ready');
+    }
+  }, [draft, threadId, status, patch, syncFromServer]);
+
+  return {
+    status,
+    threadId,
+    messages,
+    progress,
+    error,
+    draft,
+    setDraft,
+    start,
+    send,
+    dismissError: () => setError(null),
+  };
+}
+
+/** The first assistant message stored for the thread (spec: the initial-message fallback). */
+async function storedOpening(threadId: string): Promise<string> {
+  const reply = await api(endpoints.chat.messages, { params: { threadId } });
+  return reply.messages.find((m) => m.role === 'assistant')?.content ?? '';
+}
+
+/** Puts unsent text back in the box without losing anything typed since. */
+function restoreDraft(current: string, unsent: string): string {
+  return current.trim() ? `${unsent}\n${current}` : unsent;
+}
+
+function addRound(p: Progress, text: string): Progress {
+  const rounds = p.rounds + 1;
+  const chars = p.chars + text.trim().length;
+  const points = chatPoints(rounds, chars);
+  return { rounds, chars, points, complete: isChatComplete(points, rounds) };
+}
