@@ -1,0 +1,111 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { choosePoint, consentAndChoose, expectCode, landAndLogin, setupParticipant } from '../support/participant';
+
+// Minimum seconds per section (spec section 9).
+const SECONDS = { mmr: [15, 20, 40, 25], control: [15, 20, 20, 20] } as const;
+
+test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+async function scrollToEnd(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}
+
+test('complete pathway on a phone: surveys, four timed sections with a reload, chat, post-survey, code', async ({
+  page,
+  request,
+}) => {
+  const setup = await setupParticipant(request);
+  const exposures: number[] = [];
+  page.on('request', (req) => {
+    if (req.url().endsWith('/api/participants/exposures') && req.method() === 'POST') {
+      exposures.push((req.postDataJSON() as { sectionIndex: number }).sectionIndex);
+    }
+  });
+  await page.clock.install();
+  await landAndLogin(page, setup);
+  await consentAndChoose(page, 'questions');
+  await expect(page).toHaveURL(/\/baseline-intention$/);
+
+  // The back button stays on the page.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/baseline-intention$/);
+
+  await choosePoint(page, 4);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/pre-survey$/);
+  await expect(page.getByRole('heading', { name: 'Pre-Study Survey' })).toBeVisible();
+  const submit = page.getByRole('button', { name: 'Submit Survey' });
+  await expect(submit).toBeDisabled();
+  await page.getByText('25-34', { exact: true }).click();
+  await page.getByText('Female', { exact: true }).click();
+  await expect(submit).toBeDisabled();
+  await page.getByText('Moderate', { exact: true }).click();
+  await submit.click();
+  await expect(page.getByText('Thank you! Redirecting...')).toBeVisible();
+  await page.clock.runFor(1500);
+  await expect(page).toHaveURL(new RegExp(`/experiment/${setup.experimentId}/static-intro$`));
+
+  const condition = (await page.evaluate(() => sessionStorage.getItem('assignedCondition'))) as 'mmr' | 'control';
+  expect(['mmr', 'control']).toContain(condition);
+  await expect(page.getByText(condition === 'mmr' ? 'the MMR vaccine' : 'rear-facing car seats')).toBeVisible();
+  await page.getByRole('button', { name: 'Begin' }).click();
+  await expect(page).toHaveURL(/\/static$/);
+
+  const seconds = SECONDS[condition];
+  for (let index = 0; index < seconds.length; index++) {
+    const last = index === seconds.length - 1;
+    const button = page.getByRole('button', { name: last ? 'Complete' : 'Next Section' });
+    await expect(page.getByText(`Section ${index + 1} of 4`)).toBeVisible();
+    await expect(button).toBeDisabled();
+
+    if (index === 1) {
+      // Reload mid-section: the section and the time already spent are kept.
+      await page.clock.fastForward(8_000);
+      await page.reload();
+      await expect(page.getByText('Section 2 of 4')).toBeVisible();
+      await expect(page.getByRole('progressbar', { name: 'Sections reviewed' })).toHaveAttribute('aria-valuenow', '25');
+      const left = seconds[1] - 8;
+      await expect(page.getByText(new RegExp(`continue in (${left}|${left - 1}) seconds`))).toBeVisible();
+      await page.clock.fastForward((left + 1) * 1000);
+    } else {
+      await page.clock.fastForward((seconds[index] ?? 30) * 1000 + 1000);
+    }
+    // Time is up, but the end of the section has not been reached yet on a phone.
+    await expect(page.getByText('Please scroll to the end of the section to continue.')).toBeVisible();
+    await expect(button).toBeDisabled();
+    await scrollToEnd(page);
+    await expect(button).toBeEnabled();
+    await button.click();
+  }
+
+  await expect(page).toHaveURL(new RegExp(`/experiment/${setup.experimentId}/chat$`));
+  expect(await page.evaluate(() => sessionStorage.getItem('staticContentReviewed'))).toBe('true');
+  await expect.poll(() => [...new Set(exposures)].sort()).toEqual([0, 1, 2, 3]);
+
+  // Reviewed content is not shown again.
+  await page.goto(`/experiment/${setup.experimentId}/static`);
+  await expect(page).toHaveURL(new RegExp(`/experiment/${setup.experimentId}/chat$`));
+
+  // The chat has its own end-to-end test; the post-survey is reached from its Proceed button.
+  await page.goto('/post-survey');
+  await expect(page.getByRole('heading', { name: 'Last Step' })).toBeVisible();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByText('Please answer all required questions (*) before submitting.')).toBeVisible();
+  await choosePoint(page, 6);
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByText('Thank you! Your responses have been recorded. Redirecting...')).toBeVisible();
+  await page.clock.runFor(1500);
+  await expectCode(page, setup.codes.complete ?? '');
+
+  // The Prolific link asks for confirmation, and Finish logs out and clears the stored data.
+  const popup = page.context().waitForEvent('page');
+  await page.getByRole('link', { name: /Submit code on Prolific/ }).click();
+  await (await popup).close();
+  await expect(page.getByRole('dialog', { name: 'Confirm Submission & Exit' })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('prolificLinkOpened'))).toBe('true');
+  expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations)).toEqual([]);
+  await page.getByRole('button', { name: 'Finish & Close Window' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+});
