@@ -1,4 +1,5 @@
 import {
+  CODE_KEYS,
   COMPLETION_CODE_MAX,
   EXPERIMENT_DESCRIPTION_MAX,
   EXPERIMENT_NAME_MAX,
@@ -15,10 +16,10 @@ import { TextArea } from '../TextArea';
 import { computeEditChanges, editFormFrom, type EditForm } from './edit-changes';
 import { useSaveExperiment } from './use-experiment-detail';
 
-export const CODE_LABELS: Record<CodeKey, string> = {
-  complete: 'Completion Code (complete)',
-  exitnoqualms: 'Completion Code (exitnoqualms: no concerns)',
-  exitceiling: 'Completion Code (exitceiling: intention at ceiling)',
+export const CODE_FIELDS: Record<CodeKey, { label: string; hint: string }> = {
+  complete: { label: 'Completion code: complete', hint: 'Given after the post-survey.' },
+  exitnoqualms: { label: 'Completion code: exitnoqualms', hint: "Given on the 'No concerns' path." },
+  exitceiling: { label: 'Completion code: exitceiling', hint: 'Given when baseline intention is already 7.' },
 };
 
 /** The Edit Experiment modal: sends only what changed, then closes and the data reloads. */
@@ -85,10 +86,11 @@ function EditForm({ experiment, onDone }: { experiment: Experiment; onDone: () =
         <p className="text-sm text-slate-600">
           Empty fields are not sent: a code, once set, can be changed but not removed.
         </p>
-        {(Object.keys(CODE_LABELS) as CodeKey[]).map((key) => (
+        {CODE_KEYS.map((key) => (
           <TextField
             key={key}
-            label={CODE_LABELS[key]}
+            label={CODE_FIELDS[key].label}
+            hint={CODE_FIELDS[key].hint}
             name={`code-${key}`}
             placeholder="Not set"
             autoComplete="off"

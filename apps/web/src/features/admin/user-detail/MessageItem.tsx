@@ -4,7 +4,8 @@ import { formatDateTime } from '../format';
 import { parseThinkingLog, thinkingEntryText } from './thinking-log';
 
 function formatUsd(cost: number): string {
-  return `$${cost.toFixed(cost < 0.01 ? 6 : 4)}`;
+  // Six decimals keep sub-cent costs readable; trailing zeros are dropped.
+  return `$${Number(cost.toFixed(6))}`;
 }
 
 /** One message of a thread: role, time, content, and for AI messages thinking and usage. */

@@ -1,0 +1,268 @@
+import type { DetailedParticipantRow, Experiment } from '@studychat/contracts/web';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, renderPage, type Call } from '../test-utils';
+import { ExperimentDetailPage } from './ExperimentDetailPage';
+
+const ID = '99999999-9999-4999-8999-999999999999';
+const base = `/api/experiments/${ID}`;
+
+const experiment: Experiment = {
+  id: ID,
+  name: 'MMR main study',
+  description: null,
+  completion_codes: { complete: 'C-OLD', exitnoqualms: null, exitceiling: null },
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-02T10:00:00.000Z',
+};
+
+function row(
+  user: string,
+  condition: 'mmr' | 'control' | null,
+  pre: number | null,
+  post: number | null,
+): DetailedParticipantRow {
+  return {
+    assignment_id: crypto.randomUUID(),
+    user_id: `${user.repeat(8)}-0000-4000-8000-000000000000`,
+    assigned_condition: condition,
+    last_login_at: null,
+    chat_turns: 3,
+    user_char_count: 120,
+    pre_intent: pre,
+    post_intent: post,
+    delta: pre !== null && post !== null ? post - pre : null,
+  };
+}
+
+const rows = [row('a', 'mmr', 3, 6), row('b', null, null, null), row('c', 'control', 4, 4), row('d', 'mmr', 5, null)];
+
+function handlers(over: Record<string, (call: Call) => Response> = {}) {
+  return mockFetch({
+    [`GET ${base}`]: () => json(200, experiment),
+    [`GET ${base}/participant-summary`]: () => json(200, { total: 4, conditions: { mmr: 2, control: 1 } }),
+    [`GET ${base}/participants-detailed`]: () => json(200, rows),
+    ...over,
+  });
+}
+
+const show = () =>
+  renderPage(<ExperimentDetailPage />, { path: `/admin/experiments/${ID}`, route: '/admin/experiments/:id' });
+
+const userIds = () =>
+  within(screen.getByRole('region', { name: 'Participants' }))
+    .getAllByRole('link')
+    .map((a) => a.textContent?.charAt(0));
+
+/** Replaces the clipboard (after userEvent.setup(), which installs its own). */
+function stubClipboard(writeText: (text: string) => Promise<void>) {
+  const spy = vi.fn(writeText);
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText: spy }, configurable: true });
+  return spy;
+}
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('ExperimentDetailPage', () => {
+  it('shows details, summary, chart and participants sorted by condition ascending with empty last', async () => {
+    handlers();
+    show();
+    expect(await screen.findByText('MMR main study')).toBeInTheDocument();
+    expect(screen.getByText('No description provided.')).toBeInTheDocument();
+    expect(screen.getByText('C-OLD')).toBeInTheDocument();
+    expect(screen.getAllByText('-').length).toBeGreaterThanOrEqual(2);
+    expect(screen.getByRole('link', { name: /Back to Experiments/ })).toHaveAttribute('href', '/admin/experiments');
+
+    expect(await screen.findByRole('heading', { name: 'Participants (4)' })).toBeInTheDocument();
+    expect(userIds()).toEqual(['c', 'a', 'd', 'b']);
+    expect(screen.getByRole('link', { name: 'aaaaaaaa...' })).toHaveAttribute(
+      'href',
+      '/admin/user/aaaaaaaa-0000-4000-8000-000000000000',
+    );
+
+    const summary = await screen.findByText('Total');
+    expect(summary.nextElementSibling).toHaveTextContent('4');
+
+    // The screen-reader table behind the chart: participants with both values only.
+    const chartTable = screen.getByRole('table', { name: 'Mean intention before and after, per condition' });
+    expect(within(chartTable).getByRole('row', { name: /mmr/ })).toHaveTextContent('mmr13.006.00');
+    expect(within(chartTable).getByRole('row', { name: /control/ })).toHaveTextContent('control14.004.00');
+  });
+
+  it('sorts by any header, toggling direction, with empty values last both ways', async () => {
+    handlers();
+    show();
+    await screen.findByRole('heading', { name: 'Participants (4)' });
+    const ui = userEvent.setup();
+    await ui.click(screen.getByRole('button', { name: /Post Intent/ }));
+    expect(userIds()).toEqual(['c', 'a', 'b', 'd']);
+    await ui.click(screen.getByRole('button', { name: /Post Intent/ }));
+    expect(userIds()).toEqual(['a', 'c', 'b', 'd']);
+    await ui.click(screen.getByRole('button', { name: /Condition/ }));
+    expect(userIds()).toEqual(['c', 'a', 'd', 'b']);
+    await ui.click(screen.getByRole('button', { name: /Condition/ }));
+    expect(userIds()).toEqual(['a', 'd', 'c', 'b']);
+  });
+
+  it("shows 'No participants found.' and the summary error", async () => {
+    handlers({
+      [`GET ${base}/participants-detailed`]: () => json(200, []),
+      [`GET ${base}/participant-summary`]: () => new Response('', { status: 500 }),
+    });
+    show();
+    expect(await screen.findByText('No participants found.')).toBeInTheDocument();
+    expect(await screen.findByText('Error loading summary: Failed to fetch participant summary')).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to load data' when the experiment cannot be loaded", async () => {
+    handlers({ [`GET ${base}`]: () => json(404, { error: 'Experiment not found', code: 'NOT_FOUND' }) });
+    show();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load data');
+    expect(alert).toHaveTextContent('Experiment not found');
+  });
+
+  describe('Edit Experiment', () => {
+    async function openEdit() {
+      show();
+      const ui = userEvent.setup();
+      await ui.click(await screen.findByRole('button', { name: 'Edit' }));
+      return ui;
+    }
+
+    it('sends only the changed name, then closes', async () => {
+      const calls = handlers({ [`PUT ${base}`]: () => json(200, { ...experiment, name: 'Renamed' }) });
+      const ui = await openEdit();
+      const name = screen.getByLabelText('Name *');
+      await ui.clear(name);
+      await ui.type(name, 'Renamed');
+      await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      const writes = calls.filter((c) => c.method !== 'GET');
+      expect(writes).toEqual([{ method: 'PUT', url: base, body: { name: 'Renamed' } }]);
+    });
+
+    it('sends only changed non-empty codes to completion-codes', async () => {
+      const calls = handlers({
+        [`PUT ${base}/completion-codes`]: () => json(200, { codes: experiment.completion_codes }),
+      });
+      const ui = await openEdit();
+      expect(screen.getByLabelText('Completion code: complete')).toHaveValue('C-OLD');
+      const noQualms = screen.getByLabelText('Completion code: exitnoqualms');
+      expect(noQualms).toHaveAttribute('placeholder', 'Not set');
+      await ui.type(noQualms, '  NQ-1 ');
+      await ui.clear(screen.getByLabelText('Completion code: complete'));
+      await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls.filter((c) => c.method !== 'GET')).toEqual([
+        { method: 'PUT', url: `${base}/completion-codes`, body: { codes: { exitnoqualms: 'NQ-1' } } },
+      ]);
+    });
+
+    it('sends nothing when nothing changed', async () => {
+      const calls = handlers();
+      const ui = await openEdit();
+      await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+    });
+
+    it('shows the server error in the modal and keeps it open', async () => {
+      handlers({ [`PUT ${base}`]: () => json(400, { error: 'Name is too long', code: 'VALIDATION_FAILED' }) });
+      const ui = await openEdit();
+      await ui.type(screen.getByLabelText('Description'), 'More');
+      await ui.click(screen.getByRole('button', { name: 'Save Changes' }));
+      expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent('Name is too long');
+    });
+  });
+
+  describe('Generate Participant Credentials', () => {
+    const creds = [
+      { email: 'p1@study.example', password: 'pw-one' },
+      { email: 'p2@study.example', password: 'pw-two' },
+    ];
+
+    it.each(['0', '-3', 'abc'])('refuses the count %j without calling the server', async (input) => {
+      const calls = handlers();
+      show();
+      const ui = userEvent.setup();
+      const count = await screen.findByLabelText('Number of credentials');
+      expect(count).toHaveValue(10);
+      fireEvent.change(count, { target: { value: input } });
+      await ui.click(screen.getByRole('button', { name: 'Generate' }));
+      expect(
+        screen.getByText('Please enter a valid number of credentials to generate (must be > 0).'),
+      ).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    });
+
+    it("shows the server's message when generation fails", async () => {
+      handlers({
+        [`POST ${base}/batch-credentials`]: () =>
+          json(400, { error: 'At most 500 credentials can be generated at once', code: 'VALIDATION_FAILED' }),
+      });
+      show();
+      const ui = userEvent.setup();
+      const count = await screen.findByLabelText('Number of credentials');
+      await ui.clear(count);
+      await ui.type(count, '501');
+      await ui.click(screen.getByRole('button', { name: 'Generate' }));
+      expect(
+        await screen.findByText('Failed to generate credentials: At most 500 credentials can be generated at once'),
+      ).toBeInTheDocument();
+    });
+
+    it('generates, shows the once-only warning, and copies them as CSV with a 3 s confirmation', async () => {
+      const calls = handlers({ [`POST ${base}/batch-credentials`]: () => json(201, creds) });
+      show();
+      const ui = userEvent.setup();
+      await ui.click(await screen.findByRole('button', { name: 'Generate' }));
+      expect(await screen.findByText('pw-two')).toBeInTheDocument();
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ count: 10 });
+      expect(screen.getByText(/passwords are shown only once/)).toBeInTheDocument();
+
+      const writeText = stubClipboard(() => Promise.resolve());
+      vi.useFakeTimers();
+      fireEvent.click(screen.getByRole('button', { name: 'Copy as CSV' }));
+      await act(async () => {
+        await Promise.resolve();
+      });
+      expect(writeText).toHaveBeenCalledWith('Username,Password\np1@study.example,pw-one\np2@study.example,pw-two\n');
+      expect(screen.getByText('Credentials copied to clipboard as CSV!')).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(2999));
+      expect(screen.getByText('Credentials copied to clipboard as CSV!')).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(1));
+      expect(screen.queryByText('Credentials copied to clipboard as CSV!')).not.toBeInTheDocument();
+    });
+
+    it('copies one password with a 2 s icon confirmation, and says so when the clipboard refuses', async () => {
+      handlers({ [`POST ${base}/batch-credentials`]: () => json(201, creds) });
+      show();
+      const ui = userEvent.setup();
+      await ui.click(await screen.findByRole('button', { name: 'Generate' }));
+      await screen.findByText('pw-one');
+
+      const writeText = stubClipboard(() => Promise.resolve());
+      vi.useFakeTimers();
+      fireEvent.click(screen.getByRole('button', { name: 'Copy password for p1@study.example' }));
+      await act(async () => {
+        await Promise.resolve();
+      });
+      expect(writeText).toHaveBeenCalledWith('pw-one');
+      expect(screen.getByRole('button', { name: 'Copy password for p1@study.example: copied' })).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(2000));
+      expect(screen.getByRole('button', { name: 'Copy password for p1@study.example' })).toBeInTheDocument();
+
+      stubClipboard(() => Promise.reject(new Error('denied')));
+      fireEvent.click(screen.getByRole('button', { name: 'Copy as CSV' }));
+      await act(async () => {
+        await Promise.resolve();
+        await Promise.resolve();
+      });
+      expect(screen.getByText('Failed to copy to clipboard. Please copy manually.')).toBeInTheDocument();
+    });
+  });
+});

@@ -1,0 +1,78 @@
+import type { AdminUser } from '@studychat/contracts/web';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, renderPage } from '../test-utils';
+import { UsersPage } from './UsersPage';
+
+const users: AdminUser[] = [
+  {
+    id: 'aaaaaaaa-1111-4111-8111-111111111111',
+    email: 'admin@lab.example',
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-01T10:00:00.000Z',
+    last_login_at: '2026-11-02T10:00:00.000Z',
+    is_admin: true,
+    metadata: null,
+  },
+  {
+    id: 'bbbbbbbb-2222-4222-8222-222222222222',
+    email: 'p1@study.example',
+    created_at: '2026-11-03T10:00:00.000Z',
+    updated_at: '2026-11-03T10:00:00.000Z',
+    last_login_at: null,
+    is_admin: false,
+    metadata: null,
+  },
+];
+
+afterEach(() => vi.unstubAllGlobals());
+
+const show = () => renderPage(<UsersPage />, { path: '/admin/users', route: '/admin/users' });
+
+describe('UsersPage', () => {
+  it('loads created_at descending by default and shows the table with a count', async () => {
+    const calls = mockFetch({ 'GET /api/admin/users': () => json(200, users) });
+    show();
+    expect(screen.getByText('Loading users...')).toBeInTheDocument();
+    expect(await screen.findByText('2 users')).toBeInTheDocument();
+    expect(calls[0]?.url).toBe('/api/admin/users?sortBy=created_at&order=desc');
+    const link = screen.getByRole('link', { name: 'aaaaaaaa' });
+    expect(link).toHaveAttribute('href', '/admin/user/aaaaaaaa-1111-4111-8111-111111111111');
+    const participantRow = screen.getByText('p1@study.example').closest('tr');
+    expect(participantRow).not.toBeNull();
+    if (participantRow) {
+      expect(within(participantRow).getByText('Never')).toBeInTheDocument();
+      expect(within(participantRow).getByText('No')).toBeInTheDocument();
+    }
+    expect(screen.getByRole('link', { name: /Back to Dashboard/ })).toHaveAttribute('href', '/admin');
+  });
+
+  it('asks the server to sort: a new column starts ascending, the same column toggles', async () => {
+    const calls = mockFetch({ 'GET /api/admin/users': () => json(200, users) });
+    show();
+    await screen.findByText('2 users');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Email/ }));
+    await waitFor(() => expect(calls.at(-1)?.url).toBe('/api/admin/users?sortBy=email&order=asc'));
+    expect(screen.getByRole('columnheader', { name: /Email/ })).toHaveAttribute('aria-sort', 'ascending');
+    await user.click(screen.getByRole('button', { name: /Email/ }));
+    await waitFor(() => expect(calls.at(-1)?.url).toBe('/api/admin/users?sortBy=email&order=desc'));
+    await user.click(screen.getByRole('button', { name: /Created At/ }));
+    await waitFor(() => expect(calls.at(-1)?.url).toBe('/api/admin/users?sortBy=created_at&order=asc'));
+  });
+
+  it("shows 'No users found' for an empty list", async () => {
+    mockFetch({ 'GET /api/admin/users': () => json(200, []) });
+    show();
+    expect(await screen.findByText('No users found')).toBeInTheDocument();
+  });
+
+  it('shows the spec error text when loading fails', async () => {
+    mockFetch({ 'GET /api/admin/users': () => json(403, { error: 'Admin access required', code: 'FORBIDDEN' }) });
+    show();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to load users. Please check your authorization.',
+    );
+  });
+});
