@@ -43,7 +43,10 @@ test('missing URL parameters are named and login is refused', async ({ page }) =
   await expect(page).toHaveURL(/\/prolific/);
 });
 
-test('a logged-in visitor is asked to log out first, and Log Out returns to the same URL', async ({ page, request }) => {
+test('a logged-in visitor is asked to log out first, and Log Out returns to the same URL', async ({
+  page,
+  request,
+}) => {
   const setup = await setupParticipant(request);
   await landAndLogin(page, setup);
   const url = `/prolific?PROLIFIC_PID=${setup.prolificPid}&EXPERIMENT_ID=${setup.experimentId}`;

@@ -21,9 +21,10 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
       },
       {
         heading: 'Who can take part',
+        paragraphs: ['You can take part if both of these apply to you:'],
         bullets: ['You are 18 years of age or older.', 'You are a parent of at least one child under 5 years old.'],
-        paragraphs: ['Please do not continue if either of these does not apply to you.'],
       },
+      { paragraphs: ['Please do not continue if either of these does not apply to you.'] },
       {
         heading: 'What you will do and how long it takes',
         paragraphs: [
@@ -154,8 +155,8 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
                 'Fever, or a mild rash, about 1 to 2 weeks after the shot.',
                 'Temporary swelling of the glands in the cheeks or neck.',
               ],
-              paragraphs: ['These usually go away on their own within a few days.'],
             },
+            { paragraphs: ['These usually go away on their own within a few days.'] },
             {
               heading: 'Comparing risks',
               paragraphs: [

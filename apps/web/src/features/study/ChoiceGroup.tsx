@@ -47,7 +47,7 @@ export function ChoiceGroup<T extends string>({
               />
               <label
                 htmlFor={id}
-                className="flex min-h-12 cursor-pointer items-center justify-center rounded-lg border-2 border-slate-300 bg-white px-3 py-2 text-center text-base font-medium text-slate-800 transition-colors peer-checked:border-brand-600 peer-checked:bg-brand-50 peer-checked:text-brand-900 peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 hover:border-brand-500"
+                className="flex min-h-12 cursor-pointer items-center justify-center rounded-lg border-2 border-slate-300 bg-white px-3 py-2 text-center text-base font-medium text-slate-800 transition-colors peer-checked:border-brand-600 peer-checked:bg-brand-600 peer-checked:text-white peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 hover:border-brand-500"
               >
                 {option.label}
               </label>

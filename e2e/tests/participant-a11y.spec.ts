@@ -1,0 +1,59 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { choosePoint, consentAndChoose, landAndLogin, landingUrl, setupParticipant } from '../support/participant';
+
+// Screenshots for a visual check when SHOTS_DIR is set (e.g. SHOTS_DIR=/tmp/shots).
+const SHOTS_DIR = process.env.SHOTS_DIR;
+
+async function check(page: Page, name: string, size: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/${size}-${name}.png`, fullPage: true });
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+for (const size of ['phone', 'desktop'] as const) {
+  test.describe(`every participant page has no axe violations (${size})`, () => {
+    if (size === 'phone') test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+    test('landing to the static sections, and the completion page', async ({ page, request }) => {
+      const setup = await setupParticipant(request);
+      await page.clock.install();
+      await page.goto('/prolific');
+      await check(page, 'prolific-missing', size);
+      await page.goto(landingUrl(setup));
+      await check(page, 'prolific', size);
+      await landAndLogin(page, setup);
+      await check(page, 'consent', size);
+      await consentAndChoose(page, 'questions');
+      await page.goto('/entry');
+      await check(page, 'entry', size);
+      await page.goto('/confirm');
+      await check(page, 'confirm', size);
+      await page.goto('/baseline-intention');
+      await choosePoint(page, 3);
+      await check(page, 'baseline', size);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page).toHaveURL(/\/pre-survey$/);
+      await page.getByText('35-44', { exact: true }).click();
+      await check(page, 'pre-survey', size);
+      await page.getByText('Male', { exact: true }).click();
+      await page.getByText('Liberal', { exact: true }).click();
+      await page.getByRole('button', { name: 'Submit Survey' }).click();
+      await page.clock.runFor(1500);
+      await expect(page).toHaveURL(/\/static-intro$/);
+      await check(page, 'static-intro', size);
+      await page.getByRole('button', { name: 'Begin' }).click();
+      await page.clock.runFor(3000);
+      await check(page, 'static', size);
+      await page.goto('/post-survey');
+      await check(page, 'post-survey', size);
+      await choosePoint(page, 5);
+      await page.getByRole('button', { name: 'Finish' }).click();
+      await page.clock.runFor(1500);
+      await expect(page.getByRole('heading', { name: 'Study Complete!' })).toBeVisible();
+      await expect(page.getByText(setup.codes.complete ?? '', { exact: true })).toBeVisible();
+      await check(page, 'completion', size);
+    });
+  });
+}
