@@ -85,7 +85,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           case 'message_delta': {
             const usage = event.usage;
             partial.outputTokens = usage.output_tokens;
-            if (usage.input_tokens !== null) {
+            if (typeof usage.input_tokens === 'number') {
               partial.inputTokens =
                 usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
             }

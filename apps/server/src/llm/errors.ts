@@ -85,6 +85,8 @@ const TRANSIENT_BODY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_lim
  * call, which the SDK reports as a user abort.
  */
 export function classifyError(error: unknown, partial: PartialReplyInfo, timedOut: boolean): ChatModelError {
+  // Our idle timer aborted the call, whatever the SDK made of the abort (some end the stream quietly).
+  if (timedOut) return new ChatModelError('timeout', 'The model did not answer in time', { partial, cause: error });
   if (error instanceof ChatModelError) return error;
   const shape: SdkErrorShape = error && typeof error === 'object' ? (error as SdkErrorShape) : {};
   const name = typeof shape.name === 'string' ? shape.name : '';
@@ -92,7 +94,7 @@ export function classifyError(error: unknown, partial: PartialReplyInfo, timedOu
   const status = typeof shape.status === 'number' ? shape.status : undefined;
   const common = { status, partial, cause: error };
 
-  if (timedOut || name === 'APIConnectionTimeoutError') {
+  if (name === 'APIConnectionTimeoutError' || error?.constructor?.name === 'APIConnectionTimeoutError') {
     return new ChatModelError('timeout', 'The model did not answer in time', common);
   }
   if (status === 429) {

@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_ANTHROPIC_MODEL, startAnthropicFake, type FakeProvider, type FakeResponse } from '../../test/fakes/anthropic-fake.js';
+import { instantRetryPolicy } from '../../test/fakes/retry-policy.js';
+import { createAnthropicModel } from './anthropic.model.js';
+import type { ChatRequest } from './chat-model.js';
+import { ChatModelError } from './errors.js';
+import { OPENING_CUE } from './history.js';
+
+const request: ChatRequest = {
+  system: 'You are a test assistant.',
+  history: [
+    { role: 'assistant', content: 'Hello! Ask me anything.' },
+    { role: 'user', content: 'Is the vaccine safe?' },
+  ],
+  condition: 'mmr',
+};
+
+let fake: FakeProvider | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function setup(responses: FakeResponse[], options: { budgetMs?: number; timeoutMs?: number } = {}) {
+  fake = await startAnthropicFake(responses);
+  const { policy, waits } = instantRetryPolicy(options.budgetMs);
+  const model = createAnthropicModel({
+    apiKey: 'test-key',
+    baseUrl: fake.url,
+    model: 'claude-sonnet-4-5',
+    maxTokens: 500,
+    thinkingBudget: 1024,
+    timeoutMs: options.timeoutMs ?? 5000,
+    retry: policy,
+  });
+  const deltas: string[] = [];
+  const run = () => model.streamReply(request, (d) => deltas.push(d));
+  return { fake, waits, deltas, run };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ChatModelError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ChatModelError);
+  return error as ChatModelError;
+}
+
+const ok: FakeResponse = {
+  kind: 'stream',
+  thinking: ['First I consider the question.', 'Then the evidence.'],
+  redacted: 1,
+  text: ['The vaccine ', 'is safe ', 'for most children.'],
+  inputTokens: 321,
+  outputTokens: 87,
+};
+
+describe('Anthropic adapter', () => {
+  it('streams the text, and reports model, tokens, stop reason and the thinking log in order', async () => {
+    const s = await setup([ok]);
+    const info = await s.run();
+    expect(s.deltas).toEqual(['The vaccine ', 'is safe ', 'for most children.']);
+    expect(info).toEqual({
+      model: FAKE_ANTHROPIC_MODEL,
+      inputTokens: 321,
+      outputTokens: 87,
+      stopReason: 'end_turn',
+      thinking: [
+        { type: 'thinking', thinking: 'First I consider the question.' },
+        { type: 'thinking', thinking: 'Then the evidence.' },
+        { type: 'redacted_thinking' },
+      ],
+    });
+  });
+
+  it('asks for a streamed reply with extended thinking, the system prompt, and a user turn first', async () => {
+    const s = await setup([ok]);
+    await s.run();
+    expect(s.fake.paths).toEqual(['/v1/messages']);
+    expect(s.fake.requests[0]).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      stream: true,
+      system: 'You are a test assistant.',
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      max_tokens: 1524,
+      messages: [
+        { role: 'user', content: OPENING_CUE },
+        { role: 'assistant', content: 'Hello! Ask me anything.' },
+        { role: 'user', content: 'Is the vaccine safe?' },
+      ],
+    });
+  });
+
+  it('retries a 429 after the retry-after the provider asked for, then succeeds', async () => {
+    const s = await setup([{ kind: 'status', status: 429, retryAfter: '1' }, ok]);
+    await s.run();
+    expect(s.waits).toEqual([1000]);
+    expect(s.fake.requests).toHaveLength(2);
+    expect(s.deltas.join('')).toBe('The vaccine is safe for most children.');
+  });
+
+  it('gives up on a 500 every time within the retry budget, with a clear error', async () => {
+    const s = await setup([{ kind: 'status', status: 500 }], { budgetMs: 1000 });
+    const error = await failure(s.run());
+    expect(error.failure).toBe('unavailable');
+    expect(error.message).toMatch(/Provider error 500/);
+    expect(error.afterFirstToken).toBe(false);
+    expect(error.attempts).toBeGreaterThan(1);
+    expect(s.fake.requests).toHaveLength(error.attempts);
+    expect(s.waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1000);
+    expect(s.deltas).toEqual([]);
+  });
+
+  it('retries an overloaded (529) answer and an overloaded error event that came before any text', async () => {
+    const s = await setup([{ kind: 'status', status: 529 }, { ...ok, errorAfter: 0 }, ok]);
+    await s.run();
+    expect(s.fake.requests).toHaveLength(3);
+    expect(s.deltas.join('')).toBe('The vaccine is safe for most children.');
+  });
+
+  it('retries a connection dropped before the first token', async () => {
+    const s = await setup([{ ...ok, dropAfter: 0 }, ok]);
+    await s.run();
+    expect(s.fake.requests).toHaveLength(2);
+    expect(s.deltas.join('')).toBe('The vaccine is safe for most children.');
+  });
+
+  it('does not retry a connection dropped mid-stream, and keeps what arrived', async () => {
+    const s = await setup([{ ...ok, dropAfter: 2 }, ok]);
+    const error = await failure(s.run());
+    expect(error.afterFirstToken).toBe(true);
+    expect(error.failure).toBe('connection');
+    expect(s.fake.requests).toHaveLength(1);
+    expect(s.deltas).toEqual(['The vaccine ', 'is safe ']);
+    expect(error.partial.model).toBe(FAKE_ANTHROPIC_MODEL);
+    expect(error.partial.inputTokens).toBe(321);
+    expect(error.partial.thinking).toHaveLength(3);
+  });
+
+  it('does not retry an error event after the first token', async () => {
+    const s = await setup([{ ...ok, errorAfter: 1 }, ok]);
+    const error = await failure(s.run());
+    expect(error.afterFirstToken).toBe(true);
+    expect(error.message).toMatch(/overloaded_error/);
+    expect(s.fake.requests).toHaveLength(1);
+    expect(s.deltas).toEqual(['The vaccine ']);
+  });
+
+  it('times out when the provider goes silent, without retrying', async () => {
+    const s = await setup([{ ...ok, stall: true }], { timeoutMs: 150 });
+    const error = await failure(s.run());
+    expect(error.failure).toBe('timeout');
+    expect(s.fake.requests).toHaveLength(1);
+  });
+
+  it('does not retry a request the provider rejects (400)', async () => {
+    const s = await setup([{ kind: 'status', status: 400, message: 'bad request' }, ok]);
+    const error = await failure(s.run());
+    expect(error.failure).toBe('rejected');
+    expect(s.fake.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,134 @@
+import type { ServerResponse } from 'node:http';
+import {
+  dropConnection,
+  pause,
+  startFakeProvider,
+  wallClockMs,
+  type ErrorWriter,
+  type FakeProvider,
+  type FakeResponse,
+  type WireWriter,
+} from './fake-server.js';
+
+export type { FakeProvider, FakeResponse } from './fake-server.js';
+
+export const FAKE_ANTHROPIC_MODEL = 'claude-sonnet-4-5-20250929';
+
+// Byte-faithful to the Messages streaming format: `event: <type>` then `data: <json>` and a blank line.
+function event(res: ServerResponse, type: string, data: unknown): void {
+  res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+const writeError: ErrorWriter = (res, response) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'request-id': 'req_fake_error' };
+  if (response.retryAfter !== undefined) headers['retry-after'] = response.retryAfter;
+  res.writeHead(response.status, headers);
+  res.end(
+    JSON.stringify({
+      type: 'error',
+      error: { type: ERROR_TYPES[response.status] ?? 'api_error', message: response.message ?? 'Fake failure' },
+      request_id: 'req_fake_error',
+    }),
+  );
+};
+
+const writeStream: WireWriter = async (res, r) => {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'request-id': 'req_fake_stream',
+  });
+  if (r.stall) {
+    res.flushHeaders();
+    return;
+  }
+  event(res, 'message_start', {
+    type: 'message_start',
+    message: {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      model: FAKE_ANTHROPIC_MODEL,
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: r.inputTokens ?? 100,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 1,
+      },
+    },
+  });
+  let index = 0;
+  for (const thinking of r.thinking ?? []) {
+    event(res, 'content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
+    const half = Math.ceil(thinking.length / 2);
+    for (const part of [thinking.slice(0, half), thinking.slice(half)]) {
+      event(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part } });
+    }
+    event(res, 'content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds' },
+    });
+    event(res, 'content_block_stop', { type: 'content_block_stop', index });
+    index += 1;
+  }
+  for (let i = 0; i < (r.redacted ?? 0); i += 1) {
+    event(res, 'content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' },
+    });
+    event(res, 'content_block_stop', { type: 'content_block_stop', index });
+    index += 1;
+  }
+  event(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+  event(res, 'ping', { type: 'ping' });
+  for (let i = 0; i < r.text.length; i += 1) {
+    if (r.dropAfter === i) {
+      await dropConnection(res);
+      return;
+    }
+    if (r.errorAfter === i) {
+      event(res, 'error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+      res.end();
+      return;
+    }
+    if (r.tokenDelayMs) await pause(r.tokenDelayMs);
+    const text = r.timestampTokens ? `${wallClockMs()} ` : (r.text[i] ?? '');
+    event(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+  }
+  if (r.dropAfter === r.text.length) {
+    await dropConnection(res);
+    return;
+  }
+  event(res, 'content_block_stop', { type: 'content_block_stop', index });
+  event(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: r.outputTokens ?? r.text.length },
+  });
+  event(res, 'message_stop', { type: 'message_stop' });
+  res.end();
+};
+
+/** A fake Anthropic Messages API (`POST /v1/messages`, streaming) on 127.0.0.1. */
+export function startAnthropicFake(responses: FakeResponse[] | ((n: number) => FakeResponse)): Promise<FakeProvider> {
+  return startFakeProvider(responses, writeStream, writeError);
+}

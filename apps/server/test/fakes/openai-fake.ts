@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import {
+  dropConnection,
+  pause,
+  startFakeProvider,
+  wallClockMs,
+  type ErrorWriter,
+  type FakeProvider,
+  type FakeResponse,
+  type WireWriter,
+} from './fake-server.js';
+
+export type { FakeProvider, FakeResponse } from './fake-server.js';
+
+export const FAKE_OPENAI_MODEL = 'gpt-4o-mini-2024-07-18';
+
+const ERROR_CODES: Record<number, { type: string; code: string | null }> = {
+  400: { type: 'invalid_request_error', code: null },
+  401: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  429: { type: 'requests', code: 'rate_limit_exceeded' },
+  500: { type: 'server_error', code: null },
+  503: { type: 'server_error', code: null },
+};
+
+const writeError: ErrorWriter = (res, response) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': 'req_fake_error' };
+  if (response.retryAfter !== undefined) headers['retry-after'] = response.retryAfter;
+  res.writeHead(response.status, headers);
+  const kind = ERROR_CODES[response.status] ?? { type: 'server_error', code: null };
+  res.end(JSON.stringify({ error: { message: response.message ?? 'Fake failure', type: kind.type, param: null, code: kind.code } }));
+};
+
+const chunk = (model: string, choices: unknown[], usage: unknown = null) => ({
+  id: 'chatcmpl-fake',
+  object: 'chat.completion.chunk',
+  created: 1_763_700_000,
+  model,
+  system_fingerprint: 'fp_fake',
+  choices,
+  usage,
+});
+
+// Byte-faithful to chat-completions streaming: `data: <json>` lines and a blank line, ending with `data: [DONE]`.
+function data(res: ServerResponse, payload: unknown): void {
+  res.write(`data: ${JSON.stringify(payload)}\n\n`);
+}
+
+const writeStream: WireWriter = async (res, r) => {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_fake_stream' });
+  if (r.stall) {
+    res.flushHeaders();
+    return;
+  }
+  const model = FAKE_OPENAI_MODEL;
+  data(res, chunk(model, [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]));
+  for (let i = 0; i < r.text.length; i += 1) {
+    if (r.dropAfter === i) {
+      await dropConnection(res);
+      return;
+    }
+    if (r.tokenDelayMs) await pause(r.tokenDelayMs);
+    const content = r.timestampTokens ? `${wallClockMs()} ` : (r.text[i] ?? '');
+    data(res, chunk(model, [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }]));
+  }
+  if (r.dropAfter === r.text.length) {
+    await dropConnection(res);
+    return;
+  }
+  data(res, chunk(model, [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]));
+  const prompt = r.inputTokens ?? 100;
+  const completion = r.outputTokens ?? r.text.length;
+  data(
+    res,
+    chunk(model, [], {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    }),
+  );
+  res.end('data: [DONE]\n\n');
+};
+
+/** A fake OpenAI-compatible chat-completions API (`POST /v1/chat/completions`, streaming) on 127.0.0.1. */
+export function startOpenAiFake(responses: FakeResponse[] | ((n: number) => FakeResponse)): Promise<FakeProvider> {
+  return startFakeProvider(responses, writeStream, writeError, '/v1');
+}
