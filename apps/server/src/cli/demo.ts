@@ -1,0 +1,50 @@
+import { randomInt } from 'node:crypto';
+import { defaultDeps } from '../lib/deps.js';
+import { generateCredentials } from '../modules/experiments/credentials.service.js';
+import { createExperiment, updateCompletionCodes } from '../modules/experiments/experiments.service.js';
+import { openForCli } from './load-config.js';
+
+// `npm run demo`: a demo experiment with its three completion codes and ten study logins, in the database
+// the server is configured for (DATA_DIR or DATABASE_URL), with one ready-to-open landing link per login.
+const LOGINS = 10;
+
+function demoPid(): string {
+  const digits = Array.from({ length: 8 }, () => randomInt(10)).join('');
+  return `DEMO${digits}`;
+}
+
+const { config, database } = await openForCli();
+try {
+  const deps = defaultDeps(database);
+  const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const experiment = await createExperiment(deps, {
+    name: `Demo study (${stamp} UTC)`,
+    description: 'Created by npm run demo: MMR vaccine information vs. rear-facing car seats, with an AI chat.',
+  });
+  const suffix = experiment.id.slice(0, 4).toUpperCase();
+  const { codes } = await updateCompletionCodes(deps, experiment.id, {
+    complete: `DEMO-COMPLETE-${suffix}`,
+    exitnoqualms: `DEMO-NOQUALMS-${suffix}`,
+    exitceiling: `DEMO-CEILING-${suffix}`,
+  });
+  const logins = await generateCredentials(deps, experiment.id, LOGINS, 'npm run demo');
+
+  const base = `http://localhost:${config.port}`;
+  console.log(`Demo experiment: ${experiment.name}`);
+  console.log(`  id:               ${experiment.id}`);
+  console.log(
+    `  completion codes: complete ${codes.complete}, confirm ${codes.exitnoqualms}, ceiling ${codes.exitceiling}`,
+  );
+  console.log(`\n${LOGINS} study logins (passwords are shown only now), each with its own landing link:\n`);
+  for (const [i, login] of logins.entries()) {
+    const link = `${base}/prolific?PROLIFIC_PID=${demoPid()}&EXPERIMENT_ID=${experiment.id}`;
+    console.log(`${String(i + 1).padStart(2)}. ${login.email}  ${login.password}\n    ${link}`);
+  }
+  console.log(`\nThe server must be running for these links to work: npm start (it listens on port ${config.port}).`);
+  console.log(`Admins see the experiment at ${base}/admin/experiments/${experiment.id}`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await database.close();
+}
