@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { decideStudyRoute, type GuardDecision, type GuardInput, type StudyStep } from './study-guard';
+import type { StudySession } from './study-storage';
+
+const EXP = '11111111-1111-4111-8111-111111111111';
+const OTHER = '22222222-2222-4222-8222-222222222222';
+
+/** A participant who has done everything up to the static content. */
+const progressed: StudySession = {
+  experimentId: EXP,
+  consentGiven: true,
+  entrySubmitted: true,
+  baselineIntention: '4',
+  preSurveySubmitted: true,
+  assignedCondition: 'mmr',
+  staticContentReviewed: false,
+  experimentCompleted: false,
+};
+const fresh: StudySession = {
+  experimentId: EXP,
+  consentGiven: false,
+  entrySubmitted: false,
+  baselineIntention: null,
+  preSurveySubmitted: false,
+  assignedCondition: null,
+  staticContentReviewed: false,
+  experimentCompleted: false,
+};
+const participant = { loggedIn: true, isAdmin: false };
+const admin = { loggedIn: true, isAdmin: true };
+const anonymous = { loggedIn: false, isAdmin: false };
+const completed = { alreadyCompleted: true, completionPathway: 'confirm' as const, completionCode: 'NQ-1' };
+const notCompleted = { alreadyCompleted: false, completionPathway: null, completionCode: null };
+
+const allow: GuardDecision = { kind: 'allow' };
+const to = (path: string, pathway?: 'complete' | 'confirm' | 'ceiling'): GuardDecision =>
+  pathway ? { kind: 'redirect', to: path, pathway } : { kind: 'redirect', to: path };
+
+interface Row {
+  rule: string;
+  step: StudyStep;
+  session?: Partial<StudySession>;
+  base?: StudySession;
+  auth?: GuardInput['auth'];
+  completion?: GuardInput['completion'];
+  routeExperimentId?: string;
+  expected: GuardDecision;
+}
+
+const rows: Row[] = [
+  // Unauthenticated: study pages to /prolific, experiment routes to /login.
+  ...(['consent', 'entry', 'confirm', 'baseline-intention', 'pre-survey', 'post-survey', 'completion'] as const).map(
+    (step): Row => ({ rule: 'anonymous on a study page', step, auth: anonymous, expected: to('/prolific') }),
+  ),
+  ...(['static-intro', 'static', 'chat'] as const).map((step): Row => ({
+    rule: 'anonymous on an experiment route',
+    step,
+    auth: anonymous,
+    routeExperimentId: EXP,
+    expected: to('/login'),
+  })),
+  // Completion status: cached or fetched alreadyCompleted sends to /completion with the stored pathway.
+  { rule: 'completed participant', step: 'entry', completion: completed, expected: to('/completion', 'confirm') },
+  {
+    rule: 'completed, on consent',
+    step: 'consent',
+    base: fresh,
+    completion: completed,
+    expected: to('/completion', 'confirm'),
+  },
+  {
+    rule: 'completed, on an experiment route',
+    step: 'chat',
+    routeExperimentId: EXP,
+    completion: { ...completed, completionPathway: 'complete' },
+    expected: to('/completion', 'complete'),
+  },
+  {
+    rule: 'completed, pathway unknown',
+    step: 'entry',
+    completion: { ...completed, completionPathway: null },
+    expected: to('/completion'),
+  },
+  { rule: 'completed, already on /completion', step: 'completion', completion: completed, expected: allow },
+  { rule: 'admins skip the completion check', step: 'entry', auth: admin, completion: completed, expected: allow },
+  { rule: 'status still loading', step: 'entry', completion: 'pending', expected: { kind: 'wait' } },
+  { rule: 'admins do not wait for the status', step: 'entry', auth: admin, completion: 'pending', expected: allow },
+  { rule: 'not completed', step: 'entry', completion: notCompleted, expected: allow },
+  // Consent.
+  { rule: 'consent page before consent', step: 'consent', base: fresh, expected: allow },
+  { rule: 'consent page after consent', step: 'consent', expected: to('/entry') },
+  ...(['entry', 'confirm', 'baseline-intention', 'pre-survey', 'post-survey'] as const).map((step): Row => ({
+    rule: 'missing consent',
+    step,
+    base: fresh,
+    expected: to('/consent'),
+  })),
+  {
+    rule: 'missing consent on an experiment route',
+    step: 'static',
+    base: fresh,
+    routeExperimentId: EXP,
+    expected: to('/consent'),
+  },
+  { rule: 'completion page needs no consent', step: 'completion', base: fresh, expected: allow },
+  // Pre-survey prerequisites.
+  {
+    rule: 'pre-survey without entry',
+    step: 'pre-survey',
+    base: fresh,
+    session: { consentGiven: true, baselineIntention: '3' },
+    expected: to('/entry'),
+  },
+  {
+    rule: 'pre-survey without baseline',
+    step: 'pre-survey',
+    base: fresh,
+    session: { consentGiven: true, entrySubmitted: true },
+    expected: to('/baseline-intention'),
+  },
+  {
+    rule: 'pre-survey with entry and baseline',
+    step: 'pre-survey',
+    base: fresh,
+    session: { consentGiven: true, entrySubmitted: true, baselineIntention: '3' },
+    expected: allow,
+  },
+  // Repair of a pre-survey flag without experiment id or condition.
+  {
+    rule: 'flag without condition',
+    step: 'entry',
+    session: { assignedCondition: null },
+    expected: { kind: 'repair', experimentId: EXP },
+  },
+  {
+    rule: 'flag without experiment id uses the route id',
+    step: 'static',
+    routeExperimentId: EXP,
+    session: { experimentId: null },
+    expected: { kind: 'repair', experimentId: EXP },
+  },
+  {
+    rule: 'flag without any experiment id',
+    step: 'entry',
+    session: { experimentId: null },
+    expected: { kind: 'repair', experimentId: null },
+  },
+  // Experiment routes.
+  { rule: 'experiment route, all set', step: 'static-intro', routeExperimentId: EXP, expected: allow },
+  { rule: 'chat, all set', step: 'chat', routeExperimentId: EXP, expected: allow },
+  { rule: 'another experiment id in the route', step: 'static', routeExperimentId: OTHER, expected: to('/pre-survey') },
+  {
+    rule: 'no condition yet',
+    step: 'static',
+    routeExperimentId: EXP,
+    session: { preSurveySubmitted: false, assignedCondition: null },
+    expected: to('/pre-survey'),
+  },
+  {
+    rule: 'experiment completed',
+    step: 'chat',
+    routeExperimentId: EXP,
+    session: { experimentCompleted: true },
+    expected: to('/completion', 'complete'),
+  },
+  {
+    rule: 'static intro skips to chat once reviewed',
+    step: 'static-intro',
+    routeExperimentId: EXP,
+    session: { staticContentReviewed: true },
+    expected: to(`/experiment/${EXP}/chat`),
+  },
+  {
+    rule: 'static skips to chat once reviewed',
+    step: 'static',
+    routeExperimentId: EXP,
+    session: { staticContentReviewed: true },
+    expected: to(`/experiment/${EXP}/chat`),
+  },
+  {
+    rule: 'chat stays once reviewed',
+    step: 'chat',
+    routeExperimentId: EXP,
+    session: { staticContentReviewed: true },
+    expected: allow,
+  },
+  // Other pages once consented.
+  { rule: 'entry after consent', step: 'entry', base: fresh, session: { consentGiven: true }, expected: allow },
+  { rule: 'post-survey after consent', step: 'post-survey', expected: allow },
+];
+
+describe('decideStudyRoute (spec section 4 guards)', () => {
+  it.each(rows)(
+    '$rule: $step',
+    ({ step, session, base = progressed, auth = participant, completion = null, routeExperimentId, expected }) => {
+      expect(decideStudyRoute({ step, session: { ...base, ...session }, auth, completion, routeExperimentId })).toEqual(
+        expected,
+      );
+    },
+  );
+});
