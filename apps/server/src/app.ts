@@ -15,6 +15,7 @@ import { registerExperimentRoutes } from './modules/experiments/experiments.rout
 import { registerParticipantRoutes } from './modules/participants/participants.routes.js';
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
+import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
 
 /** What every module's register function receives. */
 export interface AppContext {
@@ -54,6 +55,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerParticipantRoutes(app, ctx);
   registerSurveyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerAnalyticsRoutes(app, ctx);
 
   await registerStaticWeb(app, config.webDistDir);
   return app;

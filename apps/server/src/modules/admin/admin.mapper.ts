@@ -1,15 +1,11 @@
 import {
-  CONDITIONS,
-  PATHWAYS,
-  STRATA,
   SURVEY_TYPES,
   type AdminMessage,
   type AdminThread,
   type AdminUser,
-  type Assignment,
   type SurveyResponse,
 } from '@studychat/contracts';
-import type { AssignmentRow, ChatMessageRow, SurveyResponseRow, UserRow } from '../../db/schema.js';
+import type { ChatMessageRow, SurveyResponseRow, UserRow } from '../../db/schema.js';
 import { parseJsonObject, toBool, toIso, toIsoOrNull, toNumber, toNumberOrNull } from '../../db/values.js';
 
 /** A stored text value narrowed to one of the allowed values, or null (an unknown value is never passed on). */
@@ -65,26 +61,6 @@ export function toAdminMessage(row: ChatMessageRow): AdminMessage {
     first_token_ms: row.first_token_ms,
     total_ms: row.total_ms,
     stop_reason: row.stop_reason,
-  };
-}
-
-export function toAssignment(row: AssignmentRow): Assignment {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    experiment_id: row.experiment_id,
-    prolific_pid: row.prolific_pid,
-    study_id: row.study_id,
-    session_id: row.session_id,
-    assigned_condition: oneOf(CONDITIONS, row.assigned_condition),
-    stratum: oneOf(STRATA, row.stratum),
-    condition_assigned_at: toIsoOrNull(row.condition_assigned_at),
-    consent_given: toBool(row.consent_given),
-    consent_timestamp: toIsoOrNull(row.consent_timestamp),
-    created_at: toIso(row.created_at),
-    intervention_completed_timestamp: toIsoOrNull(row.intervention_completed_timestamp),
-    completion_pathway: oneOf(PATHWAYS, row.completion_pathway),
-    completed_at: toIsoOrNull(row.completed_at),
   };
 }
 

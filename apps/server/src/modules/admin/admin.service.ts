@@ -10,7 +10,8 @@ import type {
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
 import { findUserById } from '../users/user.repository.js';
-import { toAdminMessage, toAdminThread, toAdminUser, toAssignment, toSurveyResponse } from './admin.mapper.js';
+import { toAssignment } from '../participants/assignment.mapper.js';
+import { toAdminMessage, toAdminThread, toAdminUser, toSurveyResponse } from './admin.mapper.js';
 import {
   findThreadOfUser,
   listAssignmentsForUser,

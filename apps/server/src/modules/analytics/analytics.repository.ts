@@ -1,0 +1,293 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+// Set-based reads for the participant summary, the participants table and the exports: every query covers
+// a whole experiment, or one page of its participants (`userIds`), never one participant at a time.
+
+/** Which participants a query covers: the whole experiment, or the listed users of it. */
+export interface Scope {
+  experimentId: string;
+  userIds?: readonly string[];
+}
+
+export async function experimentExists(db: Kysely<DB>, experimentId: string): Promise<boolean> {
+  const row = await db.selectFrom('experiments').select('id').where('id', '=', experimentId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countAssignmentsByCondition(
+  db: Kysely<DB>,
+  experimentId: string,
+): Promise<{ condition: string | null; n: number | string | bigint }[]> {
+  return db
+    .selectFrom('assignments')
+    .where('experiment_id', '=', experimentId)
+    .select((eb) => ['assigned_condition as condition', eb.fn.countAll<number | string | bigint>().as('n')])
+    .groupBy('assigned_condition')
+    .execute();
+}
+
+function participantBaseQuery(db: Kysely<DB>, experimentId: string) {
+  return db
+    .selectFrom('assignments as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .where('a.experiment_id', '=', experimentId)
+    .select([
+      'a.id as assignment_id',
+      'a.user_id',
+      'u.email',
+      'u.last_login_at',
+      'a.prolific_pid',
+      'a.study_id',
+      'a.session_id',
+      'a.assigned_condition',
+      'a.stratum',
+      'a.condition_assigned_at',
+      'a.created_at',
+      'a.consent_given',
+      'a.consent_timestamp',
+      'a.intervention_completed_timestamp',
+      'a.completion_pathway',
+      'a.completion_code',
+      'a.completed_at',
+    ]);
+}
+
+export type ParticipantBaseRow = Awaited<
+  ReturnType<ReturnType<typeof participantBaseQuery>['executeTakeFirstOrThrow']>
+>;
+
+/** Position of a participant in the (created_at, id) order of assignments. */
+export interface ParticipantCursor {
+  createdAt: Date | string;
+  assignmentId: string;
+}
+
+export function participantCursor(row: ParticipantBaseRow): ParticipantCursor {
+  return { createdAt: row.created_at, assignmentId: row.assignment_id };
+}
+
+/** Every participant (assignment) of an experiment with their account, in enrolment order. */
+export function listParticipantBase(db: Kysely<DB>, experimentId: string): Promise<ParticipantBaseRow[]> {
+  return participantBaseQuery(db, experimentId).orderBy('a.created_at').orderBy('a.id').execute();
+}
+
+/** One page of `listParticipantBase`, after the given cursor. */
+export function pageParticipantBase(
+  db: Kysely<DB>,
+  experimentId: string,
+  after: ParticipantCursor | null,
+  limit: number,
+): Promise<ParticipantBaseRow[]> {
+  let query = participantBaseQuery(db, experimentId);
+  if (after) {
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(refTuple('a.created_at', 'a.id'), '>', tuple(after.createdAt, after.assignmentId)),
+    );
+  }
+  return query.orderBy('a.created_at').orderBy('a.id').limit(limit).execute();
+}
+
+export interface SurveyAnswerRow {
+  user_id: string;
+  survey_type: string;
+  responses: string;
+}
+
+/** Stored survey responses (JSON text) of the participants in scope, optionally of some types only. */
+export function listSurveyAnswers(
+  db: Kysely<DB>,
+  scope: Scope,
+  surveyTypes?: readonly string[],
+): Promise<SurveyAnswerRow[]> {
+  let query = db
+    .selectFrom('survey_responses')
+    .where('experiment_id', '=', scope.experimentId)
+    .select(['user_id', 'survey_type', 'responses']);
+  if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
+  if (surveyTypes) query = query.where('survey_type', 'in', [...surveyTypes]);
+  return query.execute();
+}
+
+export interface ExposureRow {
+  user_id: string;
+  section_index: number;
+  seconds_on_screen: number | string;
+  min_seconds: number;
+}
+
+export function listExposures(db: Kysely<DB>, scope: Scope): Promise<ExposureRow[]> {
+  let query = db
+    .selectFrom('section_exposures')
+    .where('experiment_id', '=', scope.experimentId)
+    .select(['user_id', 'section_index', 'seconds_on_screen', 'min_seconds']);
+  if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
+  return query.execute();
+}
+
+export interface UserMessageRow {
+  id: string;
+  user_id: string;
+  content: string;
+}
+
+/**
+ * One page of the participants' own chat messages (by message id). The text is needed because characters
+ * are counted as the chat's progress rule counts them (JavaScript trim and length), which SQL cannot match.
+ */
+export function pageUserMessages(
+  db: Kysely<DB>,
+  scope: Scope,
+  afterId: string | null,
+  limit: number,
+): Promise<UserMessageRow[]> {
+  let query = db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
+    .where('t.experiment_id', '=', scope.experimentId)
+    .where('m.role', '=', 'user')
+    .select(['m.id', 't.user_id', 'm.content']);
+  if (scope.userIds) query = query.where('t.user_id', 'in', [...scope.userIds]);
+  if (afterId !== null) query = query.where('m.id', '>', afterId);
+  return query.orderBy('m.id').limit(limit).execute();
+}
+
+export interface AssistantUsageRow {
+  user_id: string;
+  messages: number | string | bigint;
+  input_tokens: number | string | bigint | null;
+  output_tokens: number | string | bigint | null;
+  cost_usd: number | string | null;
+}
+
+/** Assistant messages, tokens and cost per participant (sums are null when nothing was recorded). */
+export function listAssistantUsage(db: Kysely<DB>, scope: Scope): Promise<AssistantUsageRow[]> {
+  let query = db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
+    .where('t.experiment_id', '=', scope.experimentId)
+    .where('m.role', '=', 'assistant')
+    .select((eb) => [
+      't.user_id',
+      eb.fn.countAll<number | string | bigint>().as('messages'),
+      eb.fn.sum<number | string | bigint | null>('m.input_tokens').as('input_tokens'),
+      eb.fn.sum<number | string | bigint | null>('m.output_tokens').as('output_tokens'),
+      eb.fn.sum<number | string | null>('m.cost_usd').as('cost_usd'),
+    ])
+    .groupBy('t.user_id');
+  if (scope.userIds) query = query.where('t.user_id', 'in', [...scope.userIds]);
+  return query.execute();
+}
+
+export type MessageExportRow = Awaited<ReturnType<ReturnType<typeof messageExportQuery>['executeTakeFirstOrThrow']>>;
+
+function messageExportQuery(db: Kysely<DB>, experimentId: string) {
+  return db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
+    .leftJoin('assignments as a', (join) =>
+      join.onRef('a.user_id', '=', 't.user_id').onRef('a.experiment_id', '=', 't.experiment_id'),
+    )
+    .where('t.experiment_id', '=', experimentId)
+    .select([
+      't.experiment_id',
+      't.user_id',
+      'a.prolific_pid',
+      't.condition',
+      't.created_at as thread_created_at',
+      'm.thread_id',
+      'm.id as message_id',
+      'm.position',
+      'm.role',
+      'm.content',
+      'm.created_at',
+      'm.is_initial',
+      'm.status',
+      'm.error_message',
+      'm.model_used',
+      'm.input_tokens',
+      'm.output_tokens',
+      'm.cost_usd',
+      'm.first_token_ms',
+      'm.total_ms',
+      'm.stop_reason',
+      'm.thinking_log',
+    ]);
+}
+
+export interface MessageCursor {
+  threadCreatedAt: Date | string;
+  threadId: string;
+  position: number;
+}
+
+export function messageCursor(row: MessageExportRow): MessageCursor {
+  return { threadCreatedAt: row.thread_created_at, threadId: row.thread_id, position: row.position };
+}
+
+/** One page of an experiment's chat messages: threads in the order they started, each in message order. */
+export function pageMessagesForExport(
+  db: Kysely<DB>,
+  experimentId: string,
+  after: MessageCursor | null,
+  limit: number,
+): Promise<MessageExportRow[]> {
+  let query = messageExportQuery(db, experimentId);
+  if (after) {
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple('t.created_at', 't.id', 'm.position'),
+        '>',
+        tuple(after.threadCreatedAt, after.threadId, after.position),
+      ),
+    );
+  }
+  return query.orderBy('t.created_at').orderBy('t.id').orderBy('m.position').limit(limit).execute();
+}
+
+export type SurveyExportRow = Awaited<ReturnType<ReturnType<typeof surveyExportQuery>['executeTakeFirstOrThrow']>>;
+
+function surveyExportQuery(db: Kysely<DB>, experimentId: string) {
+  return db
+    .selectFrom('survey_responses as s')
+    .leftJoin('assignments as a', (join) =>
+      join.onRef('a.user_id', '=', 's.user_id').onRef('a.experiment_id', '=', 's.experiment_id'),
+    )
+    .where('s.experiment_id', '=', experimentId)
+    .select([
+      's.id',
+      's.experiment_id',
+      's.user_id',
+      'a.prolific_pid as assignment_prolific_pid',
+      's.prolific_pid',
+      's.survey_type',
+      's.responses',
+      's.created_at',
+    ]);
+}
+
+export interface SurveyCursor {
+  userId: string;
+  createdAt: Date | string;
+  id: string;
+}
+
+export function surveyCursor(row: SurveyExportRow): SurveyCursor {
+  return { userId: row.user_id, createdAt: row.created_at, id: row.id };
+}
+
+/** One page of an experiment's survey responses: grouped by participant, each in the order submitted. */
+export function pageSurveysForExport(
+  db: Kysely<DB>,
+  experimentId: string,
+  after: SurveyCursor | null,
+  limit: number,
+): Promise<SurveyExportRow[]> {
+  let query = surveyExportQuery(db, experimentId);
+  if (after) {
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(refTuple('s.user_id', 's.created_at', 's.id'), '>', tuple(after.userId, after.createdAt, after.id)),
+    );
+  }
+  return query.orderBy('s.user_id').orderBy('s.created_at').orderBy('s.id').limit(limit).execute();
+}

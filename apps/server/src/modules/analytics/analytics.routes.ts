@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ExportParams, experimentRoutes } from '@studychat/contracts';
+import type { AppContext } from '../../app.js';
+import { route } from '../../lib/route.js';
+import { exportFile } from './export.service.js';
+import { participantSummary, participantsDetailed } from './analytics.service.js';
+
+/** Participant summary, participants table and the CSV exports of an experiment (admin only). */
+export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const database = ctx.deps.database;
+  const admin = { guards: [ctx.guards.requireAdmin] };
+
+  route(app, experimentRoutes.participantSummary, admin, (request) => participantSummary(database, request.params.id));
+  route(app, experimentRoutes.participantsDetailed, admin, (request) =>
+    participantsDetailed(database, request.params.id),
+  );
+
+  // A file download has no JSON reply schema: registered directly so Fastify pipes the stream (backpressure).
+  const def = experimentRoutes.exportFile;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url: def.path,
+    schema: { params: ExportParams },
+    onRequest: admin.guards,
+    handler: async (request, reply) => {
+      const download = await exportFile(database, request.params.id, request.params.file);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${download.filename}"`)
+        .send(download.body);
+    },
+  });
+}

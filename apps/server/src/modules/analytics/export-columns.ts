@@ -1,0 +1,391 @@
+import {
+  AGE_GROUPS,
+  CHAT_POINTS_TARGET,
+  CHAT_ROUNDS_TARGET,
+  CONDITIONS,
+  LIKERT_MAX,
+  LIKERT_MIN,
+  PATHWAYS,
+  POLITICAL_LEANINGS,
+  SEXES,
+  STRATA,
+  SURVEY_TYPES,
+  type ExportFile,
+} from '@studychat/contracts';
+import type { CsvColumn } from './csv.js';
+import { SECTION_COUNT, type ParticipantRecord } from './participant-record.js';
+
+// The columns of every export file, defined once: each list writes its file's header and rows and the
+// codebook's entries for it, so the files and the codebook cannot disagree.
+
+const list = (values: readonly string[]) => values.join('; ');
+const LIKERT = `${LIKERT_MIN}-${LIKERT_MAX}`;
+
+function sectionColumns(): CsvColumn<ParticipantRecord>[] {
+  return Array.from({ length: SECTION_COUNT }, (_, index) => {
+    const n = index + 1;
+    return [
+      {
+        name: `section_${n}_seconds`,
+        type: 'number' as const,
+        meaning: `Seconds static section ${n} was on screen before the participant moved on; empty if never completed`,
+        allowed: '>= 0',
+        value: (r: ParticipantRecord) => r.sections[index]?.seconds,
+      },
+      {
+        name: `section_${n}_min_met`,
+        type: 'boolean' as const,
+        meaning: `Whether section ${n} was on screen at least its minimum time (the study's minimum seconds for that section and condition); empty if never completed`,
+        allowed: 'true; false',
+        value: (r: ParticipantRecord) => {
+          const s = r.sections[index];
+          return s ? s.seconds >= s.minSeconds : null;
+        },
+      },
+    ];
+  }).flat();
+}
+
+export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
+  { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
+  { name: 'user_id', type: 'text', meaning: 'Study login (user) id', value: (r) => r.userId },
+  { name: 'email', type: 'text', meaning: 'Generated study login email', value: (r) => r.email },
+  { name: 'assignment_id', type: 'text', meaning: 'Participant assignment id', value: (r) => r.assignmentId },
+  {
+    name: 'prolific_pid',
+    type: 'text',
+    meaning: 'Prolific participant id (PROLIFIC_PID)',
+    value: (r) => r.prolificPid,
+  },
+  { name: 'study_id', type: 'text', meaning: 'Prolific STUDY_ID from the landing URL', value: (r) => r.studyId },
+  { name: 'session_id', type: 'text', meaning: 'Prolific SESSION_ID from the landing URL', value: (r) => r.sessionId },
+  {
+    name: 'condition',
+    type: 'text',
+    meaning: 'Randomised condition; empty if never assigned (left before the pre-survey)',
+    allowed: list(CONDITIONS),
+    value: (r) => r.condition,
+  },
+  {
+    name: 'stratum',
+    type: 'text',
+    meaning: 'Randomisation stratum (baseline intention band) the condition was drawn in',
+    allowed: list(STRATA),
+    value: (r) => r.stratum,
+  },
+  {
+    name: 'condition_assigned_at',
+    type: 'timestamp',
+    meaning: 'When the condition was assigned',
+    value: (r) => r.conditionAssignedAt,
+  },
+  {
+    name: 'assignment_created_at',
+    type: 'timestamp',
+    meaning: 'When the participant first logged in from Prolific (assignment created)',
+    value: (r) => r.assignmentCreatedAt,
+  },
+  { name: 'last_login_at', type: 'timestamp', meaning: 'Last login of the study login', value: (r) => r.lastLoginAt },
+  {
+    name: 'consent_given',
+    type: 'boolean',
+    meaning: 'Whether informed consent was given',
+    allowed: 'true; false',
+    value: (r) => r.consentGiven,
+  },
+  { name: 'consent_timestamp', type: 'timestamp', meaning: 'When consent was given', value: (r) => r.consentTimestamp },
+  {
+    name: 'entry_choice',
+    type: 'text',
+    meaning: "Entry page answer: 'questions' (has questions or concerns about MMR) or 'confirm' (no concerns)",
+    allowed: 'questions; confirm',
+    value: (r) => r.entryChoice,
+  },
+  {
+    name: 'baseline_intention',
+    type: 'integer',
+    meaning:
+      'Baseline intention to have the child receive the MMR vaccine at next week’s visit (1 Definitely not, 4 Uncertain, 7 Definitely yes)',
+    allowed: LIKERT,
+    value: (r) => r.baselineIntention,
+  },
+  { name: 'age', type: 'text', meaning: 'Pre-survey: age group', allowed: list(AGE_GROUPS), value: (r) => r.age },
+  { name: 'sex', type: 'text', meaning: 'Pre-survey: sex at birth', allowed: list(SEXES), value: (r) => r.sex },
+  {
+    name: 'political_leaning',
+    type: 'text',
+    meaning: 'Pre-survey: political leaning',
+    allowed: list(POLITICAL_LEANINGS),
+    value: (r) => r.politicalLeaning,
+  },
+  ...sectionColumns(),
+  {
+    name: 'chat_turns',
+    type: 'integer',
+    meaning: 'Chat messages the participant sent (rounds)',
+    allowed: '>= 0',
+    value: (r) => r.chatTurns,
+  },
+  {
+    name: 'user_char_count',
+    type: 'integer',
+    meaning:
+      'Characters the participant sent in the chat, each message trimmed of surrounding white space (counted as the chat progress rule counts them: UTF-16 code units)',
+    allowed: '>= 0',
+    value: (r) => r.userCharCount,
+  },
+  {
+    name: 'chat_points',
+    type: 'number',
+    meaning: 'Engagement points: chat_turns x 10 + user_char_count x 0.5',
+    allowed: '>= 0',
+    value: (r) => r.chatPoints,
+  },
+  {
+    name: 'chat_complete',
+    type: 'boolean',
+    meaning: `Whether the chat met the completion rule (points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET})`,
+    allowed: 'true; false',
+    value: (r) => r.chatComplete,
+  },
+  {
+    name: 'assistant_messages',
+    type: 'integer',
+    meaning: 'Assistant messages in the chat, the initial greeting and failed replies included',
+    allowed: '>= 0',
+    value: (r) => r.assistantMessages,
+  },
+  {
+    name: 'assistant_input_tokens',
+    type: 'integer',
+    meaning: 'Input tokens summed over the assistant messages; empty if none were recorded',
+    allowed: '>= 0',
+    value: (r) => r.assistantInputTokens,
+  },
+  {
+    name: 'assistant_output_tokens',
+    type: 'integer',
+    meaning: 'Output tokens summed over the assistant messages; empty if none were recorded',
+    allowed: '>= 0',
+    value: (r) => r.assistantOutputTokens,
+  },
+  {
+    name: 'assistant_cost_usd',
+    type: 'number',
+    meaning: 'Model cost in US dollars summed over the assistant messages; empty if no price was known',
+    allowed: '>= 0',
+    value: (r) => r.assistantCostUsd,
+  },
+  {
+    name: 'post_intent',
+    type: 'integer',
+    meaning: 'Post-survey intention, same scale as baseline_intention',
+    allowed: LIKERT,
+    value: (r) => r.postIntent,
+  },
+  {
+    name: 'delta',
+    type: 'integer',
+    meaning: 'post_intent minus baseline_intention; empty if either is missing',
+    allowed: `${LIKERT_MIN - LIKERT_MAX} to ${LIKERT_MAX - LIKERT_MIN}`,
+    value: (r) => r.delta,
+  },
+  {
+    name: 'intervention_completed_at',
+    type: 'timestamp',
+    meaning: 'When the intervention was marked completed on the assignment',
+    value: (r) => r.interventionCompletedAt,
+  },
+  {
+    name: 'completion_pathway',
+    type: 'text',
+    meaning:
+      "How the participant finished: 'complete' (whole study), 'confirm' (no concerns at entry), 'ceiling' (baseline intention 7); empty if not finished",
+    allowed: list(PATHWAYS),
+    value: (r) => r.completionPathway,
+  },
+  {
+    name: 'completion_code',
+    type: 'text',
+    meaning: 'Prolific completion code given to the participant',
+    value: (r) => r.completionCode,
+  },
+  { name: 'completed_at', type: 'timestamp', meaning: 'When completion was recorded', value: (r) => r.completedAt },
+];
+
+/** One chat message, as messages.csv writes it (field names follow the stored row). */
+export interface MessageRecord {
+  experimentId: string;
+  userId: string;
+  prolificPid: string | null;
+  condition: string;
+  threadId: string;
+  messageId: string;
+  position: number;
+  role: string;
+  content: string;
+  createdAt: string;
+  isInitial: boolean;
+  status: string;
+  errorMessage: string | null;
+  modelUsed: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  firstTokenMs: number | null;
+  totalMs: number | null;
+  stopReason: string | null;
+  thinking: string | null;
+}
+
+export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
+  { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
+  { name: 'user_id', type: 'text', meaning: 'Study login (user) id; joins participants.csv', value: (r) => r.userId },
+  { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id', value: (r) => r.prolificPid },
+  {
+    name: 'condition',
+    type: 'text',
+    meaning: 'Condition the chat ran in',
+    allowed: list(CONDITIONS),
+    value: (r) => r.condition,
+  },
+  { name: 'thread_id', type: 'text', meaning: 'Chat thread id (one per participant)', value: (r) => r.threadId },
+  { name: 'message_id', type: 'text', meaning: 'Message id', value: (r) => r.messageId },
+  {
+    name: 'position',
+    type: 'integer',
+    meaning: 'Order of the message in its thread, from 0',
+    allowed: '>= 0',
+    value: (r) => r.position,
+  },
+  {
+    name: 'role',
+    type: 'text',
+    meaning: "'user' (the participant) or 'assistant' (the AI)",
+    allowed: 'user; assistant',
+    value: (r) => r.role,
+  },
+  {
+    name: 'content',
+    type: 'text',
+    meaning: 'Message text exactly as sent or shown (line breaks kept inside the quoted field)',
+    value: (r) => r.content,
+  },
+  { name: 'created_at', type: 'timestamp', meaning: 'When the message was stored', value: (r) => r.createdAt },
+  {
+    name: 'is_initial',
+    type: 'boolean',
+    meaning: 'Whether this is the assistant’s opening message',
+    allowed: 'true; false',
+    value: (r) => r.isInitial,
+  },
+  {
+    name: 'status',
+    type: 'text',
+    meaning: "'complete'; 'error' (the model failed); 'interrupted' (the reply stopped part way)",
+    allowed: 'complete; error; interrupted',
+    value: (r) => r.status,
+  },
+  {
+    name: 'error_message',
+    type: 'text',
+    meaning: 'Why an assistant reply failed or stopped; empty otherwise',
+    value: (r) => r.errorMessage,
+  },
+  { name: 'model', type: 'text', meaning: 'Model that wrote an assistant message', value: (r) => r.modelUsed },
+  {
+    name: 'input_tokens',
+    type: 'integer',
+    meaning: 'Model input tokens',
+    allowed: '>= 0',
+    value: (r) => r.inputTokens,
+  },
+  {
+    name: 'output_tokens',
+    type: 'integer',
+    meaning: 'Model output tokens (thinking included)',
+    allowed: '>= 0',
+    value: (r) => r.outputTokens,
+  },
+  { name: 'cost_usd', type: 'number', meaning: 'Model cost in US dollars', allowed: '>= 0', value: (r) => r.costUsd },
+  {
+    name: 'first_token_ms',
+    type: 'integer',
+    meaning: 'Milliseconds from the request to the model until its first text',
+    allowed: '>= 0',
+    value: (r) => r.firstTokenMs,
+  },
+  {
+    name: 'total_ms',
+    type: 'integer',
+    meaning: 'Milliseconds the whole reply took',
+    allowed: '>= 0',
+    value: (r) => r.totalMs,
+  },
+  {
+    name: 'stop_reason',
+    type: 'text',
+    meaning: 'Why the model stopped (as the model reports it)',
+    value: (r) => r.stopReason,
+  },
+  {
+    name: 'thinking',
+    type: 'json',
+    meaning:
+      'The model\'s thinking log as JSON text: an array of {"type":"thinking","thinking":"..."} and {"type":"redacted_thinking"} entries in order; empty if none',
+    value: (r) => r.thinking,
+  },
+];
+
+/** One survey answer, as surveys.csv writes it (long format: one row per question). */
+export interface SurveyAnswerRecord {
+  experimentId: string;
+  userId: string;
+  prolificPid: string | null;
+  responseId: string;
+  surveyType: string;
+  question: string;
+  value: string | number | boolean | null;
+  submittedAt: string;
+}
+
+export const SURVEY_COLUMNS: readonly CsvColumn<SurveyAnswerRecord>[] = [
+  { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
+  { name: 'user_id', type: 'text', meaning: 'Study login (user) id; joins participants.csv', value: (r) => r.userId },
+  { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id', value: (r) => r.prolificPid },
+  {
+    name: 'response_id',
+    type: 'text',
+    meaning: 'Survey response id (one per participant and survey)',
+    value: (r) => r.responseId,
+  },
+  {
+    name: 'survey_type',
+    type: 'text',
+    meaning: 'Which survey: entry page, baseline intention, pre-survey, post-survey',
+    allowed: list(SURVEY_TYPES),
+    value: (r) => r.surveyType,
+  },
+  {
+    name: 'question',
+    type: 'text',
+    meaning: 'Question key within the survey',
+    allowed: 'entry: choice; baseline: vaccination_intention; pre: age, sex, political_leaning; post: post_intent',
+    value: (r) => r.question,
+  },
+  {
+    name: 'value',
+    type: 'text',
+    meaning:
+      'The answer as submitted (see the matching participants.csv column for its values); a nested answer is JSON text',
+    value: (r) => r.value,
+  },
+  { name: 'submitted_at', type: 'timestamp', meaning: 'When the survey was submitted', value: (r) => r.submittedAt },
+];
+
+/** The data files and their columns, in the order the codebook lists them. */
+export const DATA_FILE_COLUMNS = {
+  'participants.csv': PARTICIPANT_COLUMNS,
+  'messages.csv': MESSAGE_COLUMNS,
+  'surveys.csv': SURVEY_COLUMNS,
+} as const satisfies Partial<Record<ExportFile, readonly CsvColumn<never>[]>>;

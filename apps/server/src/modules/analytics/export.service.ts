@@ -1,0 +1,178 @@
+import { Readable } from 'node:stream';
+import type { ExportFile } from '@studychat/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { parseJsonObject, toBool, toIso, toNumberOrNull } from '../../db/values.js';
+import { notFound } from '../../lib/errors.js';
+import {
+  experimentExists,
+  messageCursor,
+  pageMessagesForExport,
+  pageParticipantBase,
+  pageSurveysForExport,
+  participantCursor,
+  surveyCursor,
+  type MessageExportRow,
+  type SurveyExportRow,
+} from './analytics.repository.js';
+import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
+import { csvHeader, csvRow } from './csv.js';
+import {
+  MESSAGE_COLUMNS,
+  PARTICIPANT_COLUMNS,
+  SURVEY_COLUMNS,
+  type MessageRecord,
+  type SurveyAnswerRecord,
+} from './export-columns.js';
+import { keysetPages } from './keyset.js';
+import { loadAssistantUsage, loadChatActivity, loadExposures, loadSurveyAnswers } from './participant-facts.js';
+import { toParticipantRecord } from './participant-record.js';
+
+// The CSV exports are produced page by page (keyset pagination) and pulled by the HTTP response: the next
+// page is read only when the client has taken the previous one, so a large study never sits in memory.
+
+export interface ExportPageSizes {
+  participants: number;
+  messages: number;
+  surveys: number;
+}
+
+export const DEFAULT_PAGE_SIZES: ExportPageSizes = { participants: 500, messages: 500, surveys: 1000 };
+
+export async function* participantsCsv(
+  db: Kysely<DB>,
+  experimentId: string,
+  pageSize = DEFAULT_PAGE_SIZES.participants,
+): AsyncGenerator<string> {
+  yield csvHeader(PARTICIPANT_COLUMNS);
+  const pages = keysetPages(
+    (after, limit) => pageParticipantBase(db, experimentId, after, limit),
+    participantCursor,
+    pageSize,
+  );
+  for await (const page of pages) {
+    const scope = { experimentId, userIds: page.map((p) => p.user_id) };
+    const [surveys, chat, usage, exposures] = await Promise.all([
+      loadSurveyAnswers(db, scope),
+      loadChatActivity(db, scope),
+      loadAssistantUsage(db, scope),
+      loadExposures(db, scope),
+    ]);
+    const facts = { surveys, chat, usage, exposures };
+    yield page.map((base) => csvRow(PARTICIPANT_COLUMNS, toParticipantRecord(experimentId, base, facts))).join('');
+  }
+}
+
+function toMessageRecord(row: MessageExportRow): MessageRecord {
+  return {
+    experimentId: row.experiment_id,
+    userId: row.user_id,
+    prolificPid: row.prolific_pid,
+    condition: row.condition,
+    threadId: row.thread_id,
+    messageId: row.message_id,
+    position: row.position,
+    role: row.role,
+    content: row.content,
+    createdAt: toIso(row.created_at),
+    isInitial: toBool(row.is_initial),
+    status: row.status,
+    errorMessage: row.error_message,
+    modelUsed: row.model_used,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    costUsd: toNumberOrNull(row.cost_usd),
+    firstTokenMs: row.first_token_ms,
+    totalMs: row.total_ms,
+    stopReason: row.stop_reason,
+    thinking: row.thinking_log,
+  };
+}
+
+export async function* messagesCsv(
+  db: Kysely<DB>,
+  experimentId: string,
+  pageSize = DEFAULT_PAGE_SIZES.messages,
+): AsyncGenerator<string> {
+  yield csvHeader(MESSAGE_COLUMNS);
+  const pages = keysetPages(
+    (after, limit) => pageMessagesForExport(db, experimentId, after, limit),
+    messageCursor,
+    pageSize,
+  );
+  for await (const page of pages) {
+    yield page.map((row) => csvRow(MESSAGE_COLUMNS, toMessageRecord(row))).join('');
+  }
+}
+
+function answerValue(value: unknown): SurveyAnswerRecord['value'] {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+}
+
+/** A stored response as one record per question, in the order the answers were stored. */
+function toAnswerRecords(row: SurveyExportRow): SurveyAnswerRecord[] {
+  const responses = parseJsonObject(row.responses) ?? {};
+  return Object.entries(responses).map(([question, value]) => ({
+    experimentId: row.experiment_id,
+    userId: row.user_id,
+    prolificPid: row.assignment_prolific_pid ?? row.prolific_pid,
+    responseId: row.id,
+    surveyType: row.survey_type,
+    question,
+    value: answerValue(value),
+    submittedAt: toIso(row.created_at),
+  }));
+}
+
+export async function* surveysCsv(
+  db: Kysely<DB>,
+  experimentId: string,
+  pageSize = DEFAULT_PAGE_SIZES.surveys,
+): AsyncGenerator<string> {
+  yield csvHeader(SURVEY_COLUMNS);
+  const pages = keysetPages(
+    (after, limit) => pageSurveysForExport(db, experimentId, after, limit),
+    surveyCursor,
+    pageSize,
+  );
+  for await (const page of pages) {
+    yield page
+      .flatMap(toAnswerRecords)
+      .map((record) => csvRow(SURVEY_COLUMNS, record))
+      .join('');
+  }
+}
+
+// The codebook has no data of its own; async like the others so every file streams the same way.
+export async function* codebookCsv(): AsyncGenerator<string> {
+  yield csvHeader(CODEBOOK_COLUMNS);
+  yield codebookEntries()
+    .map((entry) => csvRow(CODEBOOK_COLUMNS, entry))
+    .join('');
+}
+
+export interface ExportDownload {
+  filename: string;
+  body: Readable;
+}
+
+/**
+ * An export file as a byte stream the response pulls from (one page in memory at a time). Unknown
+ * experiment: 404, before anything is sent.
+ */
+export async function exportFile(database: Database, experimentId: string, file: ExportFile): Promise<ExportDownload> {
+  const { db } = database;
+  if (!(await experimentExists(db, experimentId))) throw notFound('Experiment not found');
+  const generators: Record<ExportFile, () => AsyncGenerator<string>> = {
+    'participants.csv': () => participantsCsv(db, experimentId),
+    'messages.csv': () => messagesCsv(db, experimentId),
+    'surveys.csv': () => surveysCsv(db, experimentId),
+    'codebook.csv': () => codebookCsv(),
+  };
+  // Byte mode with a small high-water mark: each page is larger than it, so pages are read one at a time.
+  const body = Readable.from(generators[file](), { objectMode: false, highWaterMark: 64 * 1024 });
+  return { filename: `experiment-${experimentId}-${file}`, body };
+}

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { parseJsonObject, toNumber, toNumberOrNull } from '../../db/values.js';
+import {
+  listAssistantUsage,
+  listExposures,
+  listSurveyAnswers,
+  pageUserMessages,
+  type Scope,
+} from './analytics.repository.js';
+import { keysetPages } from './keyset.js';
+
+// What the participants table and participants.csv need beyond the assignment row, loaded set-based for a
+// whole experiment or a page of participants and keyed by user id.
+
+/** A participant's survey answers by survey type. */
+export type SurveyAnswers = Partial<Record<string, Record<string, unknown>>>;
+
+export interface ChatActivity {
+  /** Messages the participant sent. */
+  turns: number;
+  /** Characters sent, each message trimmed (the chat progress rule). */
+  chars: number;
+}
+
+export interface AssistantUsage {
+  messages: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+}
+
+export interface SectionExposure {
+  seconds: number;
+  minSeconds: number;
+}
+
+const USER_MESSAGE_PAGE = 2000;
+
+export async function loadSurveyAnswers(
+  db: Kysely<DB>,
+  scope: Scope,
+  surveyTypes?: readonly string[],
+): Promise<Map<string, SurveyAnswers>> {
+  const byUser = new Map<string, SurveyAnswers>();
+  for (const row of await listSurveyAnswers(db, scope, surveyTypes)) {
+    const answers = byUser.get(row.user_id) ?? {};
+    answers[row.survey_type] = parseJsonObject(row.responses) ?? {};
+    byUser.set(row.user_id, answers);
+  }
+  return byUser;
+}
+
+/** Turns and trimmed characters per participant, reading the messages page by page. */
+export async function loadChatActivity(db: Kysely<DB>, scope: Scope): Promise<Map<string, ChatActivity>> {
+  const byUser = new Map<string, ChatActivity>();
+  const pages = keysetPages(
+    (afterId: string | null, limit) => pageUserMessages(db, scope, afterId, limit),
+    (row) => row.id,
+    USER_MESSAGE_PAGE,
+  );
+  for await (const page of pages) {
+    for (const row of page) {
+      const activity = byUser.get(row.user_id) ?? { turns: 0, chars: 0 };
+      activity.turns += 1;
+      activity.chars += row.content.trim().length;
+      byUser.set(row.user_id, activity);
+    }
+  }
+  return byUser;
+}
+
+export async function loadAssistantUsage(db: Kysely<DB>, scope: Scope): Promise<Map<string, AssistantUsage>> {
+  const rows = await listAssistantUsage(db, scope);
+  return new Map(
+    rows.map((row) => [
+      row.user_id,
+      {
+        messages: toNumber(row.messages),
+        inputTokens: toNumberOrNull(row.input_tokens),
+        outputTokens: toNumberOrNull(row.output_tokens),
+        costUsd: toNumberOrNull(row.cost_usd),
+      },
+    ]),
+  );
+}
+
+/** Seconds on screen per section index (0-based), per participant. */
+export async function loadExposures(db: Kysely<DB>, scope: Scope): Promise<Map<string, Map<number, SectionExposure>>> {
+  const byUser = new Map<string, Map<number, SectionExposure>>();
+  for (const row of await listExposures(db, scope)) {
+    const sections = byUser.get(row.user_id) ?? new Map<number, SectionExposure>();
+    sections.set(row.section_index, { seconds: toNumber(row.seconds_on_screen), minSeconds: row.min_seconds });
+    byUser.set(row.user_id, sections);
+  }
+  return byUser;
+}
