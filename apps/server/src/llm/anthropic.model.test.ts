@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_MODEL, startAnthropicFake, type FakeProvider, type FakeResponse } from '../../test/fakes/anthropic-fake.js';
+import {
+  FAKE_ANTHROPIC_MODEL,
+  startAnthropicFake,
+  type FakeProvider,
+  type FakeResponse,
+} from '../../test/fakes/anthropic-fake.js';
 import { instantRetryPolicy } from '../../test/fakes/retry-policy.js';
 import { createAnthropicModel } from './anthropic.model.js';
 import type { ChatRequest } from './chat-model.js';

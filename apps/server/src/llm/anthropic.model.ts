@@ -100,7 +100,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
         }
       }
       syncThinking();
-      if (!stopped) throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
+      if (!stopped)
+        throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
       return finish(partial, options.model);
     },
   );

@@ -23,7 +23,10 @@ export function createStudyScriptedModel(wordDelayMs = 0): ChatModel {
 const SCRIPTED_WORD_DELAY_MS = 25;
 
 /** The chat model the configuration asks for (config.ts has already checked the keys are there). */
-export function createChatModel(config: LlmConfig, retry: RetryPolicy = defaultRetryPolicy(config.retryBudgetMs)): ChatModel {
+export function createChatModel(
+  config: LlmConfig,
+  retry: RetryPolicy = defaultRetryPolicy(config.retryBudgetMs),
+): ChatModel {
   switch (config.provider) {
     case 'anthropic':
       return createAnthropicModel({

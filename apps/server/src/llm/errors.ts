@@ -1,12 +1,6 @@
 import type { PartialReplyInfo } from './chat-model.js';
 
-export type ChatModelFailure =
-  | 'rate_limited'
-  | 'unavailable'
-  | 'connection'
-  | 'timeout'
-  | 'rejected'
-  | 'incomplete';
+export type ChatModelFailure = 'rate_limited' | 'unavailable' | 'connection' | 'timeout' | 'rejected' | 'incomplete';
 
 /** A failed model call, classified so the retry policy and the participant's message can depend on it. */
 export class ChatModelError extends Error {
@@ -109,7 +103,8 @@ export function classifyError(error: unknown, partial: PartialReplyInfo, timedOu
       retryAfterMs: retryAfterMs(shape.headers),
     });
   }
-  if (status !== undefined) return new ChatModelError('rejected', `Provider refused the request (${status}): ${detail}`, common);
+  if (status !== undefined)
+    return new ChatModelError('rejected', `Provider refused the request (${status}): ${detail}`, common);
   const type = bodyErrorType(shape);
   if (type && TRANSIENT_BODY_TYPES.has(type)) {
     return new ChatModelError('unavailable', `Provider error in the stream (${type}): ${detail}`, common);

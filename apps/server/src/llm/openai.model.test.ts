@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_OPENAI_MODEL, startOpenAiFake, type FakeProvider, type FakeResponse } from '../../test/fakes/openai-fake.js';
+import {
+  FAKE_OPENAI_MODEL,
+  startOpenAiFake,
+  type FakeProvider,
+  type FakeResponse,
+} from '../../test/fakes/openai-fake.js';
 import { instantRetryPolicy } from '../../test/fakes/retry-policy.js';
 import type { ChatRequest } from './chat-model.js';
 import { ChatModelError } from './errors.js';
@@ -8,7 +13,10 @@ import { createOpenAiModel } from './openai.model.js';
 
 const request: ChatRequest = {
   system: 'You are a test assistant.',
-  history: [{ role: 'assistant', content: 'Hi there.' }, { role: 'user', content: 'Which car seat?' }],
+  history: [
+    { role: 'assistant', content: 'Hi there.' },
+    { role: 'user', content: 'Which car seat?' },
+  ],
   condition: 'control',
 };
 
@@ -49,7 +57,13 @@ describe('OpenAI-compatible adapter', () => {
     const s = await setup([ok]);
     const info = await s.run();
     expect(s.deltas).toEqual(['Rear-facing ', 'is ', 'safest.']);
-    expect(info).toEqual({ model: FAKE_OPENAI_MODEL, inputTokens: 55, outputTokens: 9, stopReason: 'stop', thinking: [] });
+    expect(info).toEqual({
+      model: FAKE_OPENAI_MODEL,
+      inputTokens: 55,
+      outputTokens: 9,
+      stopReason: 'stop',
+      thinking: [],
+    });
   });
 
   it('asks for usage in the stream, with the system prompt first and a user turn before the greeting', async () => {

@@ -21,7 +21,10 @@ describe('price table', () => {
   });
 
   it('lets configuration override and extend the defaults', () => {
-    const table = mergePrices({ 'llama3.1:8b': { inputPerMTok: 0, outputPerMTok: 0 }, 'gpt-4o': { inputPerMTok: 1, outputPerMTok: 2 } });
+    const table = mergePrices({
+      'llama3.1:8b': { inputPerMTok: 0, outputPerMTok: 0 },
+      'gpt-4o': { inputPerMTok: 1, outputPerMTok: 2 },
+    });
     expect(costUsd('llama3.1:8b', 100, 100, table)).toBe(0);
     expect(costUsd('gpt-4o', 1_000_000, 1_000_000, table)).toBe(3);
     expect(costUsd('claude-haiku-4-5', 1_000_000, 0, table)).toBe(1);

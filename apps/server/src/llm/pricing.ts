@@ -27,7 +27,7 @@ export const DEFAULT_PRICES: PriceTable = {
   'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
   'gpt-4o-mini': { inputPerMTok: 0.15, outputPerMTok: 0.6 },
   'o4-mini': { inputPerMTok: 1.1, outputPerMTok: 4.4 },
-  'o3': { inputPerMTok: 2, outputPerMTok: 8 },
+  o3: { inputPerMTok: 2, outputPerMTok: 8 },
   'scripted-offline': { inputPerMTok: 0, outputPerMTok: 0 },
 };
 

@@ -16,7 +16,10 @@ const words = (text: string): Set<string> =>
   new Set((text.toLowerCase().match(/[a-z0-9%.-]+/g) ?? []).filter((w) => w.length > 3));
 
 /** Which scripted text answers this history, and why (the reason goes into the thinking log). */
-export function chooseScriptedReply(script: ConditionChat['scripted'], history: readonly ChatTurn[]): {
+export function chooseScriptedReply(
+  script: ConditionChat['scripted'],
+  history: readonly ChatTurn[],
+): {
   text: string;
   reason: string;
 } {

@@ -79,7 +79,11 @@ const writeStream: WireWriter = async (res, r) => {
     });
     const half = Math.ceil(thinking.length / 2);
     for (const part of [thinking.slice(0, half), thinking.slice(half)]) {
-      event(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part } });
+      event(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'thinking_delta', thinking: part },
+      });
     }
     event(res, 'content_block_delta', {
       type: 'content_block_delta',
@@ -93,7 +97,10 @@ const writeStream: WireWriter = async (res, r) => {
     event(res, 'content_block_start', {
       type: 'content_block_start',
       index,
-      content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' },
+      content_block: {
+        type: 'redacted_thinking',
+        data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP',
+      },
     });
     event(res, 'content_block_stop', { type: 'content_block_stop', index });
     index += 1;

@@ -27,7 +27,11 @@ export type FakeResponse =
   | { kind: 'status'; status: number; retryAfter?: string; message?: string };
 
 /** Writes one response in a provider's wire format; implemented per provider. */
-export type WireWriter = (res: ServerResponse, response: Extract<FakeResponse, { kind: 'stream' }>, requestBody: unknown) => Promise<void>;
+export type WireWriter = (
+  res: ServerResponse,
+  response: Extract<FakeResponse, { kind: 'stream' }>,
+  requestBody: unknown,
+) => Promise<void>;
 export type ErrorWriter = (res: ServerResponse, response: Extract<FakeResponse, { kind: 'status' }>) => void;
 
 export interface FakeProvider {

@@ -27,7 +27,11 @@ const writeError: ErrorWriter = (res, response) => {
   if (response.retryAfter !== undefined) headers['retry-after'] = response.retryAfter;
   res.writeHead(response.status, headers);
   const kind = ERROR_CODES[response.status] ?? { type: 'server_error', code: null };
-  res.end(JSON.stringify({ error: { message: response.message ?? 'Fake failure', type: kind.type, param: null, code: kind.code } }));
+  res.end(
+    JSON.stringify({
+      error: { message: response.message ?? 'Fake failure', type: kind.type, param: null, code: kind.code },
+    }),
+  );
 };
 
 const chunk = (model: string, choices: unknown[], usage: unknown = null) => ({
@@ -52,7 +56,12 @@ const writeStream: WireWriter = async (res, r) => {
     return;
   }
   const model = FAKE_OPENAI_MODEL;
-  data(res, chunk(model, [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]));
+  data(
+    res,
+    chunk(model, [
+      { index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null },
+    ]),
+  );
   for (let i = 0; i < r.text.length; i += 1) {
     if (r.dropAfter === i) {
       await dropConnection(res);
@@ -76,7 +85,12 @@ const writeStream: WireWriter = async (res, r) => {
       completion_tokens: completion,
       total_tokens: prompt + completion,
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     }),
   );
   res.end('data: [DONE]\n\n');

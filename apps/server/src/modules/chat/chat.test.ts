@@ -1,0 +1,517 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CHAT_MESSAGE_MAX_LENGTH, studyDefinition, type Condition } from '@studychat/contracts';
+import type { LightMyRequestResponse } from 'fastify';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
+import { buildAssignment, buildExperiment } from '../../../test/factories.js';
+import { toBool, toNumberOrNull } from '../../db/values.js';
+import type { ChatModel, ChatReplyInfo, ChatRequest } from '../../llm/chat-model.js';
+import { createStudyScriptedModel } from '../../llm/create-chat-model.js';
+import { ChatModelError } from '../../llm/errors.js';
+import { MODEL_ERRORS, NO_CONDITION_MESSAGE } from './chat.service.js';
+
+type Behaviour = (request: ChatRequest, onText: (delta: string) => void) => Promise<ChatReplyInfo>;
+
+/** A chat model whose behaviour each test sets; it records every request it gets. */
+class SwitchableModel implements ChatModel {
+  readonly provider = 'scripted' as const;
+  readonly model = 'switchable';
+  readonly scripted = createStudyScriptedModel();
+  behaviour: Behaviour = (request, onText) => this.scripted.streamReply(request, onText);
+  calls: ChatRequest[] = [];
+  streamReply(request: ChatRequest, onText: (delta: string) => void): Promise<ChatReplyInfo> {
+    this.calls.push(request);
+    return this.behaviour(request, onText);
+  }
+}
+
+/** A promise the test resolves by hand, so "while streaming" is a state, not a race. */
+function gate() {
+  let open = () => undefined as void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const REAL_INFO: ChatReplyInfo = {
+  model: 'claude-sonnet-4-5-20250929',
+  inputTokens: 1200,
+  outputTokens: 300,
+  stopReason: 'end_turn',
+  thinking: [{ type: 'thinking', thinking: 'The parent asks about safety.' }, { type: 'redacted_thinking' }],
+};
+
+/** `data:` payloads of an event-stream body, in order. */
+function events(res: LightMyRequestResponse | string): string[] {
+  const body = typeof res === 'string' ? res : res.body;
+  expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+  return body
+    .split('\n\n')
+    .filter((block) => block !== '')
+    .map((block) => {
+      expect(block.startsWith('data: ')).toBe(true);
+      return block.slice('data: '.length);
+    });
+}
+
+function streamedText(res: LightMyRequestResponse): string {
+  return events(res)
+    .filter((e) => e !== '[DONE]')
+    .map((e) => (JSON.parse(e) as { text?: string }).text ?? '')
+    .join('');
+}
+
+describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
+  const model = new SwitchableModel();
+  const t = useTestApp(dialect, { deps: { llm: model } });
+
+  beforeEach(() => {
+    model.behaviour = (request, onText) => model.scripted.streamReply(request, onText);
+    model.calls = [];
+  });
+
+  async function participant(condition: Condition | null = 'mmr', options: { isAdmin?: boolean } = {}) {
+    const user = await createAndLogin(t(), options);
+    const experiment = buildExperiment();
+    const { db } = t().database;
+    await db.insertInto('experiments').values(experiment).execute();
+    await db
+      .insertInto('assignments')
+      .values(buildAssignment({ userId: user.id, experimentId: experiment.id }, { assigned_condition: condition }))
+      .execute();
+    return { user, experimentId: experiment.id };
+  }
+
+  async function initiate(user: TestUser, experimentId: string) {
+    return t().app.inject({
+      method: 'POST',
+      url: '/api/chat/initiate',
+      headers: user.headers,
+      payload: { experimentId },
+    });
+  }
+
+  async function startThread(condition: Condition = 'mmr') {
+    const p = await participant(condition);
+    const { threadId } = expectJson<{ threadId: string }>(await initiate(p.user, p.experimentId), 200);
+    return { ...p, threadId };
+  }
+
+  const send = (user: TestUser, threadId: string, message: string) =>
+    t().app.inject({
+      method: 'POST',
+      url: `/api/chat/threads/${threadId}/messages`,
+      headers: user.headers,
+      payload: { message },
+    });
+  const initial = (user: TestUser, threadId: string) =>
+    t().app.inject({ method: 'GET', url: `/api/chat/threads/${threadId}/initial-message`, headers: user.headers });
+  const messages = (user: TestUser, threadId: string) =>
+    t().app.inject({ method: 'GET', url: `/api/chat/threads/${threadId}/messages`, headers: user.headers });
+
+  const storedMessages = (threadId: string) =>
+    t()
+      .database.db.selectFrom('chat_messages')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .orderBy('position')
+      .execute();
+
+  describe('initiate', () => {
+    it('creates one thread per participant and experiment, and returns it again', async () => {
+      const p = await participant('control');
+      const first = expectJson<{ threadId: string; progress: unknown }>(await initiate(p.user, p.experimentId), 200);
+      const again = expectJson<{ threadId: string }>(await initiate(p.user, p.experimentId), 200);
+      expect(again.threadId).toBe(first.threadId);
+      expect(first.progress).toEqual({ rounds: 0, chars: 0, points: 0, complete: false });
+      const threads = await t()
+        .database.db.selectFrom('chat_threads')
+        .selectAll()
+        .where('user_id', '=', p.user.id)
+        .execute();
+      expect(threads).toHaveLength(1);
+      expect(threads[0]?.condition).toBe('control');
+    });
+
+    it('refuses a participant without a condition, without an assignment, and an admin who is not a participant', async () => {
+      const unassigned = await participant(null);
+      const res = await initiate(unassigned.user, unassigned.experimentId);
+      expect(expectJson(res, 403)).toEqual({ error: NO_CONDITION_MESSAGE, code: 'NO_CONDITION' });
+
+      const stranger = await createAndLogin(t());
+      expect((await initiate(stranger, unassigned.experimentId)).statusCode).toBe(403);
+
+      const admin = await createAndLogin(t(), { isAdmin: true });
+      expect((await initiate(admin, unassigned.experimentId)).statusCode).toBe(403);
+      const threads = await t()
+        .database.db.selectFrom('chat_threads')
+        .select('id')
+        .where('user_id', 'in', [unassigned.user.id, stranger.id, admin.id])
+        .execute();
+      expect(threads).toEqual([]);
+    });
+
+    it('needs a token and a valid experiment id', async () => {
+      const p = await participant();
+      const anonymous = await t().app.inject({
+        method: 'POST',
+        url: '/api/chat/initiate',
+        payload: { experimentId: p.experimentId },
+      });
+      expect(anonymous.statusCode).toBe(401);
+      const malformed = await t().app.inject({
+        method: 'POST',
+        url: '/api/chat/initiate',
+        headers: p.user.headers,
+        payload: { experimentId: 'not-a-uuid' },
+      });
+      expect(expectJson<{ code: string }>(malformed, 400).code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('initial message', () => {
+    it('streams the greeting as data lines ending with [DONE], with event-stream headers', async () => {
+      const { user, threadId } = await startThread('mmr');
+      const res = await initial(user, threadId);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/event-stream');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['x-accel-buffering']).toBe('no');
+      const opening = studyDefinition.chat.conditions.mmr.scripted.opening;
+      const words = opening.match(/\s*\S+/g) ?? [];
+      expect(events(res)).toEqual([...words.map((w) => JSON.stringify({ text: w })), '[DONE]']);
+    });
+
+    it('is generated once, stored, and replayed on later requests', async () => {
+      const { user, threadId } = await startThread('control');
+      const first = await initial(user, threadId);
+      const second = await initial(user, threadId);
+      expect(model.calls).toHaveLength(1);
+      expect(model.calls[0]).toMatchObject({ history: [], condition: 'control' });
+      expect(model.calls[0]?.system).toBe(studyDefinition.chat.conditions.control.systemPrompt);
+      expect(streamedText(second)).toBe(streamedText(first));
+      const rows = await storedMessages(threadId);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        role: 'assistant',
+        position: 0,
+        status: 'complete',
+        model_used: 'scripted-offline',
+      });
+      expect(toBool(rows[0]?.is_initial ?? false)).toBe(true);
+      expect(rows[0]?.content).toBe(studyDefinition.chat.conditions.control.scripted.opening);
+    });
+
+    it('makes a second request during generation wait for the first and replay it', async () => {
+      const { user, threadId } = await startThread();
+      const started = gate();
+      const release = gate();
+      model.behaviour = async (_request, onText) => {
+        onText('Hello ');
+        started.open();
+        await release.opened;
+        onText('there.');
+        return REAL_INFO;
+      };
+      const first = initial(user, threadId);
+      await started.opened;
+      const second = initial(user, threadId);
+      release.open();
+      const [a, b] = await Promise.all([first, second]);
+      expect(streamedText(a)).toBe('Hello there.');
+      expect(streamedText(b)).toBe('Hello there.');
+      expect(model.calls).toHaveLength(1);
+      expect(await storedMessages(threadId)).toHaveLength(1);
+    });
+
+    it('sends an error event and stores nothing when the greeting fails before any text, so it can be retried', async () => {
+      const { user, threadId } = await startThread();
+      model.behaviour = async () => {
+        throw new ChatModelError('unavailable', 'Provider error 503');
+      };
+      const res = await initial(user, threadId);
+      expect(events(res)).toEqual([JSON.stringify({ error: MODEL_ERRORS.initial }), '[DONE]']);
+      expect(await storedMessages(threadId)).toHaveLength(0);
+      model.behaviour = (request, onText) => model.scripted.streamReply(request, onText);
+      expect(streamedText(await initial(user, threadId))).toBe(studyDefinition.chat.conditions.mmr.scripted.opening);
+    });
+  });
+
+  describe('sending a message', () => {
+    it('stores the participant message, streams the reply and stores it with every measurement', async () => {
+      const { user, threadId } = await startThread();
+      await initial(user, threadId);
+      model.behaviour = async (_request, onText) => {
+        onText('It is ');
+        onText('very safe.');
+        return REAL_INFO;
+      };
+      const res = await send(user, threadId, '  Is it safe?  ');
+      expect(events(res)).toEqual([
+        JSON.stringify({ text: 'It is ' }),
+        JSON.stringify({ text: 'very safe.' }),
+        '[DONE]',
+      ]);
+
+      const rows = await storedMessages(threadId);
+      expect(rows.map((r) => [r.position, r.role, r.content, r.status])).toEqual([
+        [0, 'assistant', studyDefinition.chat.conditions.mmr.scripted.opening, 'complete'],
+        [1, 'user', '  Is it safe?  ', 'complete'],
+        [2, 'assistant', 'It is very safe.', 'complete'],
+      ]);
+      const reply = rows[2];
+      expect(reply).toMatchObject({
+        model_used: 'claude-sonnet-4-5-20250929',
+        input_tokens: 1200,
+        output_tokens: 300,
+        stop_reason: 'end_turn',
+        error_message: null,
+        thinking_log: '[{"type":"thinking","thinking":"The parent asks about safety."},{"type":"redacted_thinking"}]',
+      });
+      // claude-sonnet-4-5 costs $3 / $15 per million tokens.
+      expect(toNumberOrNull(reply?.cost_usd)).toBeCloseTo(0.0081, 6);
+      expect(reply?.first_token_ms).toBeGreaterThanOrEqual(0);
+      expect(reply?.total_ms).toBeGreaterThanOrEqual(reply?.first_token_ms ?? 0);
+      expect(toBool(reply?.is_initial ?? true)).toBe(false);
+
+      // The model saw the stored thread: greeting, then the participant's message.
+      expect(model.calls.at(-1)?.history).toEqual([
+        { role: 'assistant', content: studyDefinition.chat.conditions.mmr.scripted.opening },
+        { role: 'user', content: '  Is it safe?  ' },
+      ]);
+    });
+
+    it('returns the messages and the server-side progress, also from initiate', async () => {
+      const { user, threadId, experimentId } = await startThread();
+      await initial(user, threadId);
+      const texts = ['Is the MMR vaccine safe for my daughter?', 'What about fever after the shot?', 'Thanks!'];
+      for (const text of texts) await send(user, threadId, text);
+      const reply = expectJson<{ threadId: string; messages: { role: string; content: string }[]; progress: unknown }>(
+        await messages(user, threadId),
+        200,
+      );
+      expect(reply.threadId).toBe(threadId);
+      expect(reply.messages.map((m) => m.role)).toEqual([
+        'assistant',
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+      ]);
+      expect(reply.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(texts);
+      const chars = texts.reduce((sum, m) => sum + m.trim().length, 0);
+      const expected = { rounds: 3, chars, points: 30 + chars * 0.5, complete: 30 + chars * 0.5 >= 100 };
+      expect(reply.progress).toEqual(expected);
+      expect(expectJson<{ progress: unknown }>(await initiate(user, experimentId), 200).progress).toEqual(expected);
+    });
+
+    it('refuses a second message while a reply is streaming (409), then accepts the next one', async () => {
+      const { user, threadId } = await startThread();
+      const started = gate();
+      const release = gate();
+      model.behaviour = async (_request, onText) => {
+        onText('Thinking about it');
+        started.open();
+        await release.opened;
+        return REAL_INFO;
+      };
+      const first = send(user, threadId, 'First question');
+      await started.opened;
+      const second = await send(user, threadId, 'Second question');
+      expect(expectJson<{ code: string }>(second, 409).code).toBe('REPLY_IN_PROGRESS');
+      release.open();
+      expect(streamedText(await first)).toBe('Thinking about it');
+
+      model.behaviour = (request, onText) => model.scripted.streamReply(request, onText);
+      expect((await send(user, threadId, 'Third question')).statusCode).toBe(200);
+      const rows = await storedMessages(threadId);
+      expect(rows.filter((r) => r.role === 'user').map((r) => r.content)).toEqual(['First question', 'Third question']);
+    });
+
+    it('lets a thread go once a crashed process’s lease has expired', async () => {
+      const { user, threadId } = await startThread();
+      const now = t().clock.now;
+      await t()
+        .database.db.updateTable('chat_threads')
+        .set({ reply_lock_id: 'crashed', reply_lock_until: new Date(now.getTime() + 60_000).toISOString() })
+        .where('id', '=', threadId)
+        .execute();
+      expect((await send(user, threadId, 'Hello?')).statusCode).toBe(409);
+      t().clock.advance(61_000);
+      expect((await send(user, threadId, 'Hello?')).statusCode).toBe(200);
+      const thread = await t()
+        .database.db.selectFrom('chat_threads')
+        .selectAll()
+        .where('id', '=', threadId)
+        .executeTakeFirst();
+      expect(thread?.reply_lock_id).toBeNull();
+    });
+
+    it('sends a friendly error then [DONE] when the model fails before any text; the message stays and sending again works', async () => {
+      const { user, threadId } = await startThread();
+      await initial(user, threadId);
+      model.behaviour = async () => {
+        throw new ChatModelError('rate_limited', 'Rate limited by the provider: slow down');
+      };
+      const failed = await send(user, threadId, 'My question');
+      expect(events(failed)).toEqual([JSON.stringify({ error: MODEL_ERRORS.unavailable }), '[DONE]']);
+      let rows = await storedMessages(threadId);
+      expect(rows.map((r) => [r.role, r.content, r.status])).toEqual([
+        ['assistant', studyDefinition.chat.conditions.mmr.scripted.opening, 'complete'],
+        ['user', 'My question', 'complete'],
+        ['assistant', '', 'error'],
+      ]);
+      expect(rows[2]?.error_message).toBe('Rate limited by the provider: slow down');
+      const shown = expectJson<{ messages: unknown[] }>(await messages(user, threadId), 200);
+      expect(shown.messages).toHaveLength(2);
+
+      model.behaviour = async (_request, onText) => {
+        onText('Answer.');
+        return REAL_INFO;
+      };
+      expect(streamedText(await send(user, threadId, 'My question'))).toBe('Answer.');
+      // The failed, empty reply is not part of what the model sees.
+      expect(model.calls.at(-1)?.history.map((turn) => turn.role)).toEqual(['assistant', 'user', 'user']);
+      rows = await storedMessages(threadId);
+      expect(rows.at(-1)).toMatchObject({ content: 'Answer.', status: 'complete' });
+    });
+
+    it('keeps the partial text with status error when the model fails after the first token', async () => {
+      const { user, threadId } = await startThread();
+      model.behaviour = async (_request, onText) => {
+        onText('Partial ');
+        const error = new ChatModelError('connection', 'Connection to the provider failed: terminated', {
+          partial: { model: REAL_INFO.model, inputTokens: 1200 },
+        });
+        error.afterFirstToken = true;
+        throw error;
+      };
+      const res = await send(user, threadId, 'Tell me more');
+      expect(events(res)).toEqual([
+        JSON.stringify({ text: 'Partial ' }),
+        JSON.stringify({ error: MODEL_ERRORS.interrupted }),
+        '[DONE]',
+      ]);
+      const rows = await storedMessages(threadId);
+      expect(rows.at(-1)).toMatchObject({
+        role: 'assistant',
+        content: 'Partial ',
+        status: 'error',
+        model_used: REAL_INFO.model,
+        input_tokens: 1200,
+        output_tokens: null,
+        error_message: 'Connection to the provider failed: terminated',
+      });
+    });
+
+    it('rejects empty, whitespace-only and too-long messages without storing anything', async () => {
+      const { user, threadId } = await startThread();
+      for (const message of ['', '   \n\t ', 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH + 1)]) {
+        const res = await send(user, threadId, message);
+        const body = expectJson<{ code: string; error: string }>(res, 400);
+        expect(body.code).toBe('VALIDATION_FAILED');
+      }
+      const tooLong = expectJson<{ error: string }>(
+        await send(user, threadId, 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH + 1)),
+        400,
+      );
+      expect(tooLong.error).toMatch(new RegExp(`at most ${CHAT_MESSAGE_MAX_LENGTH} characters`));
+      expect((await send(user, threadId, 'x'.repeat(CHAT_MESSAGE_MAX_LENGTH))).statusCode).toBe(200);
+      expect((await storedMessages(threadId)).filter((r) => r.role === 'user')).toHaveLength(1);
+    });
+  });
+
+  describe('authorisation', () => {
+    it('hides a thread from another participant, an admin and anonymous callers', async () => {
+      const owner = await startThread();
+      await initial(owner.user, owner.threadId);
+      const other = await startThread();
+      const admin = await createAndLogin(t(), { isAdmin: true });
+      for (const caller of [other.user, admin]) {
+        expect(expectJson<{ code: string }>(await initial(caller, owner.threadId), 404).code).toBe('NOT_FOUND');
+        expect((await send(caller, owner.threadId, 'hello')).statusCode).toBe(404);
+        expect((await messages(caller, owner.threadId)).statusCode).toBe(404);
+      }
+      for (const [method, suffix] of [
+        ['GET', 'initial-message'],
+        ['POST', 'messages'],
+        ['GET', 'messages'],
+      ] as const) {
+        const res = await t().app.inject({
+          method,
+          url: `/api/chat/threads/${owner.threadId}/${suffix}`,
+          ...(method === 'POST' ? { payload: { message: 'hi' } } : {}),
+        });
+        expect(res.statusCode).toBe(401);
+      }
+      expect(await storedMessages(owner.threadId)).toHaveLength(1);
+    });
+
+    it('answers 404 for an unknown thread and 400 for a malformed id', async () => {
+      const { user } = await startThread();
+      expect((await messages(user, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+      expect(expectJson<{ code: string }>(await messages(user, 'nope'), 400).code).toBe('VALIDATION_FAILED');
+      expect((await send(user, 'nope', 'hi')).statusCode).toBe(400);
+    });
+  });
+
+  describe('with a real connection', () => {
+    it('stores the whole reply even when the browser disconnects mid-stream', async () => {
+      const app = await listening(t());
+      const { user, threadId } = await startThread();
+      const release = gate();
+      model.behaviour = async (_request, onText) => {
+        onText('First part, ');
+        await release.opened;
+        onText('second part.');
+        return REAL_INFO;
+      };
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: app.port,
+            method: 'POST',
+            path: `/api/chat/threads/${threadId}/messages`,
+            headers: { ...user.headers, 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          },
+        );
+        req.on('error', () => undefined);
+        req.on('close', () => resolve());
+        req.end(JSON.stringify({ message: 'Question' }));
+      });
+      release.open();
+      await vi.waitFor(async () => {
+        const rows = await storedMessages(threadId);
+        expect(rows.at(-1)).toMatchObject({
+          role: 'assistant',
+          content: 'First part, second part.',
+          status: 'complete',
+        });
+      });
+      const thread = await t()
+        .database.db.selectFrom('chat_threads')
+        .selectAll()
+        .where('id', '=', threadId)
+        .executeTakeFirst();
+      expect(thread?.reply_lock_id).toBeNull();
+    });
+  });
+});
+
+/** Starts the test app on a real port (once per app) for tests that need a real socket. */
+async function listening(testApp: TestApp): Promise<{ port: number }> {
+  const address = testApp.app.server.address() as AddressInfo | null;
+  if (address) return { port: address.port };
+  await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  return { port: (testApp.app.server.address() as AddressInfo).port };
+}
