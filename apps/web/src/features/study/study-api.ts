@@ -43,11 +43,11 @@ export async function findAssignment(userId: string, experimentId: string): Prom
   }
 }
 
-/** Submits a survey (retried once); errors carry the server's message or 'Failed to submit survey'. */
-export async function submitSurvey(submission: SurveySubmission): Promise<void> {
+/** Submits a survey (retried once by default); errors carry the server's message or 'Failed to submit survey'. */
+export async function submitSurvey(submission: SurveySubmission, retries = 1): Promise<void> {
   if (!getToken()) throw new Error('Authentication required');
   try {
-    await withRetry(() => api(endpoints.surveys.submit, { body: submission }));
+    await withRetry(() => api(endpoints.surveys.submit, { body: submission }), retries);
   } catch (error) {
     if (error instanceof ApiError && error.message) throw error;
     throw new Error('Failed to submit survey');

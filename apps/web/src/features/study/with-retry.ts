@@ -18,10 +18,13 @@ export async function withRetry<T>(task: () => Promise<T>, retries = 1): Promise
   }
 }
 
-/** Runs `task` with one retry; a final failure is only logged (spec: the participant must not be blocked). */
+/**
+ * Runs `task` (which does its own retrying); a failure is only logged, for the writes the spec says
+ * must not block the participant.
+ */
 export async function bestEffort(label: string, task: () => Promise<unknown>): Promise<void> {
   try {
-    await withRetry(task);
+    await task();
   } catch (error) {
     console.warn(`${label} failed`, error);
   }

@@ -56,15 +56,14 @@ export function PostSurveyPage() {
     setError(null);
     try {
       // Two retries: this answer is the study's outcome measure.
-      await withRetry(
-        () =>
-          submitSurvey({
-            user_id: userId,
-            experiment_id: experimentId,
-            prolific_pid: readSession('PROLIFIC_PID'),
-            survey_type: 'post',
-            responses: { post_intent: value },
-          }),
+      await submitSurvey(
+        {
+          user_id: userId,
+          experiment_id: experimentId,
+          prolific_pid: readSession('PROLIFIC_PID'),
+          survey_type: 'post',
+          responses: { post_intent: value },
+        },
         2,
       );
     } catch (err) {
@@ -75,7 +74,9 @@ export function PostSurveyPage() {
       return;
     }
     await bestEffort('completion code', () =>
-      api(endpoints.experiments.completionCode, { params: { id: experimentId }, query: { pathway: 'complete' } }),
+      withRetry(() =>
+        api(endpoints.experiments.completionCode, { params: { id: experimentId }, query: { pathway: 'complete' } }),
+      ),
     );
     await bestEffort('completion (complete)', () => recordCompletion(experimentId, 'complete'));
     setFlag('postSurveySubmitted');

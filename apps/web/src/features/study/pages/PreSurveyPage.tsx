@@ -10,7 +10,7 @@ import { currentUser } from '../../../lib/session';
 import { ChoiceGroup } from '../ChoiceGroup';
 import { ensureAssignment, submitSurvey } from '../study-api';
 import { isCondition, readSession, removeSession, setFlag, writeSession } from '../study-storage';
-import { withRetry } from '../with-retry';
+import { bestEffort, withRetry } from '../with-retry';
 
 type Age = (typeof AGE_GROUPS)[number];
 type Sex = (typeof SEXES)[number];
@@ -29,6 +29,24 @@ const LEANING_LABELS: Record<Leaning, string> = {
   conservative: 'Conservative',
   'prefer-not': 'Prefer not to say',
 };
+
+/**
+ * Randomisation needs the baseline on the server; an earlier baseline write that failed (only
+ * logged, per the spec) is repeated here. The server keeps the first response, so this is harmless.
+ */
+async function resubmitBaseline(userId: string, experimentId: string): Promise<void> {
+  const intention = readSession('baselineIntention');
+  if (!intention || !/^[1-6]$/.test(intention)) return;
+  await bestEffort('baseline survey (repeat)', () =>
+    submitSurvey({
+      user_id: userId,
+      experiment_id: experimentId,
+      prolific_pid: readSession('PROLIFIC_PID'),
+      survey_type: 'baseline',
+      responses: { vaccination_intention: intention as '1' | '2' | '3' | '4' | '5' | '6' },
+    }),
+  );
+}
 
 /** `/pre-survey`: age, sex at birth and political leaning; then the condition is assigned. */
 export function PreSurveyPage() {
@@ -67,6 +85,7 @@ export function PreSurveyPage() {
         responses: { age, sex, political_leaning: leaning },
       });
       await ensureAssignment(userId, experimentId);
+      await resubmitBaseline(userId, experimentId);
       const assignment = await withRetry(() => api(endpoints.participants.assignCondition, { body: { experimentId } }));
       if (!isCondition(assignment.assigned_condition)) {
         throw new Error('Invalid response received from server when assigning condition.');

@@ -7,7 +7,7 @@ import { StudyLayout } from '../../../components/StudyLayout';
 import { api } from '../../../lib/api';
 import { ContentBlocks } from '../ContentBlocks';
 import { readStudySession, setFlag } from '../study-storage';
-import { bestEffort } from '../with-retry';
+import { bestEffort, withRetry } from '../with-retry';
 import {
   canAdvance,
   progressPercent,
@@ -56,10 +56,11 @@ export function StaticPage() {
     const finishedAt = Date.now();
     const sectionStatus = progress.sectionStatus.map((done, i) => done || i === index);
     // The exposure record must never hold the participant up: one retry, then only logged.
+    const secondsOnScreen = Math.round((finishedAt - startedAt) / 100) / 10;
     void bestEffort('section exposure', () =>
-      api(endpoints.participants.exposure, {
-        body: { experimentId, sectionIndex: index, secondsOnScreen: Math.round((finishedAt - startedAt) / 100) / 10 },
-      }),
+      withRetry(() =>
+        api(endpoints.participants.exposure, { body: { experimentId, sectionIndex: index, secondsOnScreen } }),
+      ),
     );
     if (isLast) {
       writeProgress(experimentId, { currentSection: index, sectionStatus });

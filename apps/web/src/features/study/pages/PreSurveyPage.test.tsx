@@ -1,0 +1,90 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { assignment, EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
+import { PreSurveyPage } from './PreSurveyPage';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function setup() {
+  loginAs();
+  sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+  sessionStorage.setItem('baselineIntention', '3');
+  renderAt(<PreSurveyPage />, '/pre-survey');
+}
+
+async function answerAll() {
+  const user = userEvent.setup({ advanceTimers: (ms) => (vi.isFakeTimers() ? vi.advanceTimersByTime(ms) : undefined) });
+  const submit = screen.getByRole('button', { name: 'Submit Survey' });
+  expect(submit).toBeDisabled();
+  await user.click(screen.getByRole('radio', { name: '25-34' }));
+  const sexGroup = screen.getByRole('group', { name: /sex at birth/ });
+  await user.click(within(sexGroup).getByRole('radio', { name: 'Prefer not to say' }));
+  expect(submit).toBeDisabled();
+  await user.click(screen.getByRole('radio', { name: 'Conservative' }));
+  expect(submit).toBeEnabled();
+  await user.click(submit);
+}
+
+describe('PreSurveyPage', () => {
+  it('offers the spec options and assigns a condition after the survey, then redirects', async () => {
+    const api = mockApi({
+      'POST /api/surveys': { status: 200, body: { id: EXP_ID, created: true } },
+      'POST /api/participants': { status: 409, body: { error: 'exists', code: 'CONFLICT' } },
+      [`GET /api/participants/11111111-1111-4111-8111-111111111111/${EXP_ID}`]: { status: 200, body: assignment() },
+      'POST /api/participants/assign-condition': { status: 200, body: assignment({ assigned_condition: 'mmr' }) },
+    });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    setup();
+    for (const age of ['18-24', '25-34', '35-44', '45-54', '55-64', '65+']) {
+      expect(screen.getByRole('radio', { name: age })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('group', { name: /sex at birth/ })).toBeInTheDocument();
+    await answerAll();
+    expect(await screen.findByText('Thank you! Redirecting...')).toBeInTheDocument();
+    expect(sessionStorage.getItem('assignedCondition')).toBe('mmr');
+    expect(sessionStorage.getItem('preSurveySubmitted')).toBe('true');
+    expect(api.calls[0]?.body).toMatchObject({
+      survey_type: 'pre',
+      responses: { age: '25-34', sex: 'prefer-not', political_leaning: 'conservative' },
+    });
+    expect(api.keys()).toContain('POST /api/participants/assign-condition');
+    expect(screen.queryByTestId('location')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByTestId('location')).toHaveTextContent(`/experiment/${EXP_ID}/static-intro`);
+  });
+
+  it('shows the server message and clears preSurveySubmitted when assignment fails', async () => {
+    mockApi({
+      'POST /api/surveys': { status: 200, body: { id: EXP_ID, created: true } },
+      'POST /api/participants': { status: 201, body: assignment() },
+      'POST /api/participants/assign-condition': {
+        status: 409,
+        body: { error: 'Many participants are being assigned at this moment. Please try again.', code: 'CONFLICT' },
+      },
+    });
+    sessionStorage.setItem('preSurveySubmitted', 'true');
+    setup();
+    await answerAll();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Many participants are being assigned');
+    expect(sessionStorage.getItem('preSurveySubmitted')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Submit Survey' })).toBeEnabled();
+  });
+
+  it('rejects an assignment reply without a condition', async () => {
+    mockApi({
+      'POST /api/surveys': { status: 200, body: { id: EXP_ID, created: true } },
+      'POST /api/participants': { status: 201, body: assignment() },
+      'POST /api/participants/assign-condition': { status: 200, body: assignment({ assigned_condition: null }) },
+    });
+    setup();
+    await answerAll();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Invalid response received from server when assigning condition.',
+    );
+    expect(sessionStorage.getItem('assignedCondition')).toBeNull();
+  });
+});
