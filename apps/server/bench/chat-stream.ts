@@ -1,0 +1,344 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { buildConfig, parseEnv } from '../src/config.js';
+import { createDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { defaultDeps } from '../src/lib/deps.js';
+import { createChatModel } from '../src/llm/create-chat-model.js';
+import { TokenSigner } from '../src/modules/auth/token.js';
+import { insertSession } from '../src/modules/auth/session.repository.js';
+import { hashPassword } from '../src/modules/users/password.js';
+import { startOpenAiFake } from '../test/fakes/openai-fake.js';
+
+// 200 chats streaming at once through the real app (OpenAI adapter, SQLite in a temp dir) from a fake
+// provider in its own process, read by clients in a third process, so the three event loops do not
+// share a thread. Each token the fake writes is its own wall-clock write time; the client subtracts
+// it from the time it read the token: the latency the server adds (plus two loopback hops).
+// Importing this file does nothing; `runChatBench()` runs it. The same file is the two child scripts.
+
+const here = fileURLToPath(import.meta.url);
+
+export interface ChatBenchResult {
+  chats: number;
+  tokensPerChat: number;
+  tokensPerSecondPerChat: number;
+  /** Tokens received by the clients and measured. */
+  tokensMeasured: number;
+  /** Chats that did not end with `[DONE]` and the full reply. */
+  failedChats: number;
+  /** From the provider writing a token to the client reading it, in ms. */
+  addedLatencyMs: { p50: number; p99: number; max: number };
+  /** Replies stored in the database with status complete. */
+  storedReplies: number;
+  durationMs: number;
+  memoryMb: {
+    before: { rss: number; heapUsed: number };
+    peak: { rss: number; heapUsed: number };
+    after: { rss: number; heapUsed: number };
+  };
+}
+
+export interface ChatBenchOptions {
+  chats?: number;
+  tokensPerChat?: number;
+  tokensPerSecond?: number;
+}
+
+interface ClientTarget {
+  token: string;
+  threadId: string;
+}
+
+interface ClientReport {
+  latencies: { p50: number; p99: number; max: number };
+  measured: number;
+  failed: number;
+}
+
+const wallClockMs = (): number => performance.timeOrigin + performance.now();
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const memory = () => {
+  const m = process.memoryUsage();
+  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed) };
+};
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round((sorted[Math.max(0, index)] ?? 0) * 1000) / 1000;
+}
+
+/** Runs `chat-stream.ts <role>` in its own process; it prints one JSON line when ready, and a second when done. */
+function spawnRole(role: string, input: unknown): { child: ChildProcess; lines: AsyncIterator<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', here, role], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (!child.stdout || !child.stdin) throw new Error('child process without pipes');
+  child.stdin.end(JSON.stringify(input));
+  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+}
+
+async function nextJson<T>(lines: AsyncIterator<string>, role: string): Promise<T> {
+  const next = await lines.next();
+  if (next.done) throw new Error(`bench ${role} process ended early`);
+  return JSON.parse(next.value) as T;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Measures the chat's streaming path with 200 chats at once (DESIGN.md section 6 budget: p99 under 5 ms). */
+export async function runChatBench(options: ChatBenchOptions = {}): Promise<ChatBenchResult> {
+  const chats = options.chats ?? 200;
+  const tokensPerChat = options.tokensPerChat ?? 200;
+  const tokensPerSecond = options.tokensPerSecond ?? 40;
+
+  const provider = spawnRole('provider', { tokensPerChat, tokenDelayMs: 1000 / tokensPerSecond });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'studychat-chat-bench-'));
+  const children: ChildProcess[] = [provider.child];
+  try {
+    const { url } = await nextJson<{ url: string }>(provider.lines, 'provider');
+    const config = buildConfig(
+      parseEnv({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+        LLM_PROVIDER: 'openai',
+        OPENAI_BASE_URL: url,
+        LLM_MODEL: 'gpt-4o-mini',
+      }),
+    );
+    const database = createDatabase({ databaseUrl: undefined, sqliteFile: config.sqliteFile });
+    await migrateToLatest(database.db);
+    const deps = defaultDeps(database, createChatModel(config.llm));
+    const app = await buildApp({ ...config, webDistDir: undefined }, deps);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const targets = await setUpParticipants(app, deps, config.jwtSecret, chats);
+      const address = app.server.address();
+      const port = address && typeof address === 'object' ? address.port : 0;
+
+      const before = memory();
+      const peak = { ...before };
+      const sampler = setInterval(() => {
+        const now = memory();
+        peak.rss = Math.max(peak.rss, now.rss);
+        peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+      }, 100);
+      const started = performance.now();
+      const clients = spawnRole('clients', { port, targets });
+      children.push(clients.child);
+      const report = await nextJson<ClientReport>(clients.lines, 'clients');
+      const durationMs = Math.round(performance.now() - started);
+      clearInterval(sampler);
+      const after = memory();
+
+      const stored = await database.db
+        .selectFrom('chat_messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'assistant')
+        .where('status', '=', 'complete')
+        .executeTakeFirst();
+      return {
+        chats,
+        tokensPerChat,
+        tokensPerSecondPerChat: tokensPerSecond,
+        tokensMeasured: report.measured,
+        failedChats: report.failed,
+        addedLatencyMs: report.latencies,
+        storedReplies: Number(stored?.n ?? 0),
+        durationMs,
+        memoryMb: { before, peak, after },
+      };
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Participants with conditions and threads: rows and sessions through the services, threads through the API. */
+async function setUpParticipants(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  deps: ReturnType<typeof defaultDeps>,
+  jwtSecret: string,
+  count: number,
+): Promise<ClientTarget[]> {
+  const { db } = deps.database;
+  const now = new Date();
+  const iso = now.toISOString();
+  const experimentId = randomUUID();
+  await db
+    .insertInto('experiments')
+    .values({
+      id: experimentId,
+      name: 'Chat bench',
+      description: null,
+      code_complete: null,
+      code_exitnoqualms: null,
+      code_exitceiling: null,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .execute();
+  // One hash for everyone: hashing 200 passwords would measure argon2, not the chat.
+  const passwordHash = await hashPassword('bench-password-123');
+  const signer = new TokenSigner(jwtSecret);
+  const targets: ClientTarget[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const userId = randomUUID();
+    const email = `chat-bench-${i}@bench.test`;
+    await db
+      .insertInto('users')
+      .values({
+        id: userId,
+        email,
+        password_hash: passwordHash,
+        is_admin: false,
+        metadata: null,
+        created_at: iso,
+        updated_at: iso,
+        last_login_at: null,
+      })
+      .execute();
+    await db
+      .insertInto('assignments')
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        experiment_id: experimentId,
+        prolific_pid: null,
+        study_id: null,
+        session_id: null,
+        assigned_condition: i % 2 === 0 ? 'mmr' : 'control',
+        stratum: '3-4',
+        condition_assigned_at: iso,
+        consent_given: true,
+        consent_timestamp: iso,
+        intervention_completed_timestamp: null,
+        completion_pathway: null,
+        completion_code: null,
+        completed_at: null,
+        created_at: iso,
+        updated_at: iso,
+      })
+      .execute();
+    const sessionId = randomUUID();
+    await insertSession(db, {
+      id: sessionId,
+      user_id: userId,
+      created_at: iso,
+      expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
+    });
+    const token = await signer.sign({ userId, email, isAdmin: false }, sessionId, now, 3600);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/chat/initiate',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { experimentId },
+    });
+    if (res.statusCode !== 200) throw new Error(`initiate failed: ${res.statusCode} ${res.body}`);
+    targets.push({ token, threadId: (res.json() as { threadId: string }).threadId });
+  }
+  return targets;
+}
+
+/** Child role: the fake OpenAI-compatible provider, writing timestamped tokens at the given rate. */
+async function providerRole(): Promise<void> {
+  const input = JSON.parse(await readStdin()) as { tokensPerChat: number; tokenDelayMs: number };
+  const fake = await startOpenAiFake(() => ({
+    kind: 'stream',
+    text: Array.from({ length: input.tokensPerChat }, () => ''),
+    tokenDelayMs: input.tokenDelayMs,
+    timestampTokens: true,
+  }));
+  process.stdout.write(JSON.stringify({ url: fake.url }) + '\n');
+  process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
+}
+
+/** Child role: opens every chat at once and measures each token's delay from the provider's write. */
+async function clientsRole(): Promise<void> {
+  const input = JSON.parse(await readStdin()) as { port: number; targets: ClientTarget[] };
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const latencies: number[] = [];
+  let failed = 0;
+  await Promise.all(
+    input.targets.map(
+      (target) =>
+        new Promise<void>((resolve) => {
+          let buffer = '';
+          let done = false;
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port: input.port,
+              method: 'POST',
+              path: `/api/chat/threads/${target.threadId}/messages`,
+              headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+              agent,
+            },
+            (res) => {
+              res.setEncoding('utf8');
+              res.on('data', (chunk: string) => {
+                const readAt = wallClockMs();
+                buffer += chunk;
+                let end = buffer.indexOf('\n\n');
+                while (end !== -1) {
+                  const payload = buffer.slice(buffer.startsWith('data: ') ? 6 : 0, end);
+                  buffer = buffer.slice(end + 2);
+                  if (payload === '[DONE]') done = true;
+                  else {
+                    const text = (JSON.parse(payload) as { text?: string }).text;
+                    if (text) latencies.push(readAt - Number.parseFloat(text));
+                  }
+                  end = buffer.indexOf('\n\n');
+                }
+              });
+              res.on('end', () => {
+                if (!done || res.statusCode !== 200) failed += 1;
+                resolve();
+              });
+            },
+          );
+          req.on('error', () => {
+            failed += 1;
+            resolve();
+          });
+          req.end(JSON.stringify({ message: 'Tell me about this, please.' }));
+        }),
+    ),
+  );
+  latencies.sort((a, b) => a - b);
+  const report: ClientReport = {
+    latencies: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+    measured: latencies.length,
+    failed,
+  };
+  process.stdout.write(JSON.stringify(report) + '\n');
+  agent.destroy();
+}
+
+if (process.argv[1] === here) {
+  const role = process.argv[2];
+  if (role === 'provider') await providerRole();
+  else if (role === 'clients') await clientsRole();
+  else {
+    const result = await runChatBench();
+    console.log(JSON.stringify(result, null, 2));
+    process.exit(0);
+  }
+}
