@@ -1,11 +1,10 @@
 import { randomInt } from 'node:crypto';
-import type { GeneratedCredential } from '@studychat/contracts';
+import { CREDENTIAL_BATCH_MAX, type GeneratedCredential } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../users/password.js';
 import { findExperimentById } from './experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from './experiments.service.js';
-import { CREDENTIAL_BATCH_MAX } from '@studychat/contracts';
 
 /** argon2 runs on libuv's thread pool (4 threads by default): more in flight only queues. */
 const HASH_CONCURRENCY = 4;
@@ -13,6 +12,7 @@ const INSERT_CHUNK = 100;
 const EMAIL_DOMAIN = 'studychat.local';
 const EMAIL_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const PASSWORD_LENGTH = 16;
+const MAX_EMAIL_ATTEMPTS = 10;
 
 /** A research-style study address such as study-k3m9x2pq@studychat.local (40 random bits). */
 export function generateStudyEmail(): string {
@@ -48,6 +48,7 @@ export async function generateCredentials(
   experimentId: string,
   count: number,
   generatedBy: string,
+  newEmail: () => string = generateStudyEmail,
 ): Promise<GeneratedCredential[]> {
   if (!Number.isInteger(count) || count < 1 || count > CREDENTIAL_BATCH_MAX) {
     throw badRequest(`count must be a whole number from 1 to ${CREDENTIAL_BATCH_MAX}`);
@@ -55,16 +56,12 @@ export async function generateCredentials(
   const { db } = deps.database;
   if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
 
-  const passwords = Array.from({ length: count }, () => generatePassword(PASSWORD_LENGTH));
-  const hashes = await mapWithConcurrency(passwords, HASH_CONCURRENCY, hashPassword);
+  const logins = await mapWithConcurrency(Array.from({ length: count }), HASH_CONCURRENCY, async () => {
+    const password = generatePassword(PASSWORD_LENGTH);
+    return { id: deps.newId(), email: newEmail(), password, passwordHash: await hashPassword(password) };
+  });
   const now = deps.clock().toISOString();
   const metadata = JSON.stringify({ experimentId, batchId: deps.newId(), generatedAt: now, generatedBy });
-  const logins = passwords.map((password, i) => ({
-    id: deps.newId(),
-    email: generateStudyEmail(),
-    password,
-    passwordHash: hashes[i] ?? '',
-  }));
 
   // All or nothing: a batch is either stored whole or not at all.
   await db.transaction().execute(async (trx) => {
@@ -80,8 +77,9 @@ export async function generateCredentials(
       if (inserted.length === chunk.length) continue;
       const insertedIds = new Set(inserted.map((r) => r.id));
       for (const login of chunk.filter((l) => !insertedIds.has(l.id))) {
-        for (;;) {
-          login.email = generateStudyEmail();
+        for (let attempt = 1; ; attempt++) {
+          if (attempt > MAX_EMAIL_ATTEMPTS) throw new Error('could not find an unused study email address');
+          login.email = newEmail();
           const retry = await trx
             .insertInto('users')
             .values(userRow(login, metadata, now))

@@ -4,7 +4,7 @@ import { CREDENTIAL_BATCH_MAX } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, send } from '../participants/journey.fixtures.js';
-import { generateStudyEmail, mapWithConcurrency } from './credentials.service.js';
+import { generateCredentials, generateStudyEmail, mapWithConcurrency } from './credentials.service.js';
 
 type ErrorBody = { error: string; code: string };
 
@@ -112,5 +112,40 @@ describe('credential helpers', () => {
   it('makes distinct research-style addresses', () => {
     const emails = new Set(Array.from({ length: 500 }, generateStudyEmail));
     expect(emails.size).toBe(500);
+  });
+});
+
+describe.each(TEST_DIALECTS)('study email clashes on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('replaces an address already taken, in the database or earlier in the same batch', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const taken = await createAndLogin(t(), { email: 'study-taken@studychat.local' });
+    const sequence = [
+      taken.email,
+      'study-one@studychat.local',
+      'study-one@studychat.local',
+      'study-two@studychat.local',
+      'study-three@studychat.local',
+    ];
+    const next = () => sequence.shift() ?? 'study-spare@studychat.local';
+    const creds = await generateCredentials(t().deps, id, 3, admin.id, next);
+    expect(creds.map((c) => c.email).sort()).toEqual([
+      'study-one@studychat.local',
+      'study-three@studychat.local',
+      'study-two@studychat.local',
+    ]);
+    // Each returned password belongs to its returned address.
+    for (const cred of creds) {
+      const login = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: cred });
+      expect(login.statusCode).toBe(200);
+    }
+    const original = await t().app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: taken.email, password: taken.password },
+    });
+    expect(original.statusCode).toBe(200);
   });
 });

@@ -33,7 +33,9 @@ export async function recordExposure(
   const sections = study.conditions[condition].sections;
   const section = sections[input.sectionIndex];
   if (!section) {
-    throw badRequest(`sectionIndex must be from 0 to ${sections.length - 1} for this condition`);
+    throw badRequest(
+      `sectionIndex ${input.sectionIndex} is out of range: this condition has ${sections.length} sections`,
+    );
   }
   await db
     .insertInto('section_exposures')
