@@ -246,7 +246,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       expect(codebook.filter((e) => e.file === file).map((e) => e.column)).toEqual(header);
     }
     expect(new Set(codebook.map((e) => e.file))).toEqual(new Set(['participants.csv', 'messages.csv', 'surveys.csv']));
-    expect(codebook.every((e) => e.meaning.length > 0 && e.type.length > 0)).toBe(true);
+    expect(codebook.every((e) => Boolean(e.meaning) && Boolean(e.type))).toBe(true);
     expect(codebook.find((e) => e.column === 'condition')?.allowed_values).toBe('mmr; control');
   });
 
