@@ -7,7 +7,7 @@ const STICK_PX = 48;
 
 /** The conversation as a live log; keeps the newest message in view unless the reader scrolled up. */
 export function MessageList({ messages, busy }: { messages: UiMessage[]; busy: boolean }) {
-  const ref = useRef<HTMLOListElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const lastCount = useRef(messages.length);
 
@@ -35,7 +35,7 @@ export function MessageList({ messages, busy }: { messages: UiMessage[]; busy: b
   }, []);
 
   return (
-    <ol
+    <div
       ref={ref}
       role="log"
       aria-live="polite"
@@ -46,11 +46,13 @@ export function MessageList({ messages, busy }: { messages: UiMessage[]; busy: b
         const el = e.currentTarget;
         stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
       }}
-      className="min-h-0 flex-1 space-y-3 overflow-y-auto overscroll-contain px-3 py-4 sm:px-6"
+      className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-3 py-4 sm:px-6"
     >
-      {messages.map((m) => (
-        <MessageBubble key={m.id} message={m} />
-      ))}
-    </ol>
+      <ol className="space-y-3">
+        {messages.map((m) => (
+          <MessageBubble key={m.id} message={m} />
+        ))}
+      </ol>
+    </div>
   );
 }
