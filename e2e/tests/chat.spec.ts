@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chatInput, chatLog, reachChat, sendRound } from '../support/chat';
 import { choosePoint, expectCode, setupParticipant } from '../support/participant';
 
@@ -9,7 +9,7 @@ const QUESTIONS = [
   'Thanks. What should I watch for in the days after the appointment?',
 ];
 
-async function axeViolations(page: import('@playwright/test').Page) {
+async function axeViolations(page: Page) {
   return (await new AxeBuilder({ page }).analyze()).violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
 }
 
@@ -122,7 +122,7 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('button', { name: 'Proceed' })).toBeEnabled();
 
     // The newest message, the input and Proceed are on screen; nothing is wider than the phone.
-    const inView = async (locator: import('@playwright/test').Locator) => {
+    const inView = async (locator: Locator) => {
       const box = await locator.boundingBox();
       return box !== null && box.y >= 0 && box.y + box.height <= 740 + 1;
     };
