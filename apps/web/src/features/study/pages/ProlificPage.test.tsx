@@ -1,0 +1,92 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { assignment, EXP_ID, loginAs, mockApi, renderAt, USER_ID } from '../test-support';
+import { ProlificPage } from './ProlificPage';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const LANDING = `/prolific?PROLIFIC_PID=PID-7&EXPERIMENT_ID=${EXP_ID}&STUDY_ID=S-1&SESSION_ID=X-1`;
+
+async function logIn() {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Study email'), 'p123@study.test');
+  await user.type(screen.getByLabelText('Password'), 'secret-password');
+  await user.click(screen.getByRole('button', { name: 'Log In' }));
+}
+
+describe('ProlificPage', () => {
+  it('names missing parameters and refuses to log in', async () => {
+    const api = mockApi({});
+    renderAt(<ProlificPage />, '/prolific?EXPERIMENT_ID=x', '/prolific');
+    expect(
+      screen.getByText(/Missing required URL parameters: PROLIFIC_PID\. Please use the link provided by Prolific\./),
+    ).toBeInTheDocument();
+    await logIn();
+    expect(
+      await screen.findByText('Cannot login without required Prolific and Experiment IDs from the URL.'),
+    ).toBeInTheDocument();
+    expect(api.calls).toHaveLength(0);
+    expect(sessionStorage.getItem('EXPERIMENT_ID')).toBeNull();
+  });
+
+  it('keeps the ids, shows the study-login hints, and on login creates the assignment and goes to consent', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const api = mockApi({
+      'POST /api/auth/login': { status: 200, body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } } },
+      'POST /api/participants': { status: 409, body: { error: 'exists', code: 'CONFLICT' } },
+      [`GET /api/participants/${USER_ID}/${EXP_ID}`]: { status: 200, body: assignment() },
+      'PUT /api/participants/prolific-id': { status: 500, body: { error: 'boom', code: 'INTERNAL' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(screen.getByText(/looks like a generated research address/)).toBeInTheDocument();
+    expect(screen.getByText(/Do not use your personal email or your Prolific login/)).toBeInTheDocument();
+    await waitFor(() => expect(sessionStorage.getItem('PROLIFIC_PID')).toBe('PID-7'));
+    expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID);
+    expect(sessionStorage.getItem('STUDY_ID')).toBe('S-1');
+    expect(sessionStorage.getItem('SESSION_ID')).toBe('X-1');
+    await logIn();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/consent'));
+    expect(localStorage.getItem('token')).toBe('tok');
+    expect(api.calls[1]?.body).toEqual({
+      user_id: USER_ID,
+      experiment_id: EXP_ID,
+      prolific_pid: 'PID-7',
+      study_id: 'S-1',
+      session_id: 'X-1',
+    });
+    expect(api.keys()).toContain(`GET /api/participants/${USER_ID}/${EXP_ID}`);
+    expect(api.calls.find((c) => c.key === 'PUT /api/participants/prolific-id')?.body).toEqual({
+      experimentId: EXP_ID,
+      prolificId: 'PID-7',
+    });
+    expect(warn).toHaveBeenCalled();
+  });
+
+  it('shows a login failure with guidance to use the study login', async () => {
+    mockApi({
+      'POST /api/auth/login': {
+        status: 401,
+        body: { error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' },
+      },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    await logIn();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Invalid email or password');
+    expect(alert).toHaveTextContent(/study email and password/);
+  });
+
+  it('asks a logged-in visitor to log out first; Log Out returns to the same URL logged out', async () => {
+    loginAs();
+    const api = mockApi({ 'POST /api/auth/logout': { status: 200, body: { ok: true } } });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(screen.getByText(/You are already logged in/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Study email')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Log Out' }));
+    expect(await screen.findByLabelText('Study email')).toBeInTheDocument();
+    expect(api.keys()).toEqual(['POST /api/auth/logout']);
+    expect(localStorage.getItem('token')).toBeNull();
+    await waitFor(() => expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID));
+  });
+});
