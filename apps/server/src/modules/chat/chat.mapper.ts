@@ -22,9 +22,17 @@ export function toHistory(rows: readonly ChatMessageRow[]): ChatTurn[] {
   return rows.filter((r) => !isEmptyFailure(r)).map((r) => ({ role: r.role, content: r.content }));
 }
 
-/** Rounds and points from the participant's stored messages (chat-progress.ts rules). */
-export function toProgress(userMessages: readonly string[]): ChatProgress {
-  return chatProgress(userMessages);
+/**
+ * Rounds and points (chat-progress.ts rules) from the stored thread. A round is a participant message
+ * the assistant answered in full: a message whose reply failed and was sent again counts once, as
+ * the chat page counts it.
+ */
+export function toProgress(rows: readonly ChatMessageRow[]): ChatProgress {
+  const answered = rows.filter((row, i) => {
+    const next = rows[i + 1];
+    return row.role === 'user' && next?.role === 'assistant' && next.status === 'complete';
+  });
+  return chatProgress(answered.map((row) => row.content));
 }
 
 export function toCondition(value: string): Condition | null {

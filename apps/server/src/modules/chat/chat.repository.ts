@@ -59,18 +59,6 @@ export async function listThreadMessages(db: Db, threadId: string): Promise<Chat
   return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
 }
 
-/** Contents of the participant's messages in a thread, for progress. */
-export async function listUserMessageContents(db: Db, threadId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('chat_messages')
-    .select('content')
-    .where('thread_id', '=', threadId)
-    .where('role', '=', 'user')
-    .orderBy('position')
-    .execute();
-  return rows.map((r) => r.content);
-}
-
 export async function nextPosition(db: Db, threadId: string): Promise<number> {
   const row = await db
     .selectFrom('chat_messages')

@@ -14,7 +14,6 @@ import {
   insertMessage,
   insertThreadIfAbsent,
   listThreadMessages,
-  listUserMessageContents,
   nextPosition,
   releaseReplyLease,
   renewReplyLease,
@@ -57,7 +56,7 @@ function participantError(error: unknown): string {
 }
 
 async function progressOf(ctx: ChatContext, threadId: string) {
-  return toProgress(await listUserMessageContents(ctx.deps.database.db, threadId));
+  return toProgress(await listThreadMessages(ctx.deps.database.db, threadId));
 }
 
 /** Starts the participant's chat for an experiment, or returns the thread they already have. */
@@ -97,7 +96,7 @@ export async function getThreadMessages(
   return {
     threadId: thread.id,
     messages: rows.filter((r) => !isEmptyFailure(r)).map(toChatMessage),
-    progress: await progressOf(ctx, thread.id),
+    progress: toProgress(rows),
   };
 }
 

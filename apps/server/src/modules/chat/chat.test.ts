@@ -365,8 +365,12 @@ describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
         ['assistant', '', 'error'],
       ]);
       expect(rows[2]?.error_message).toBe('Rate limited by the provider: slow down');
-      const shown = expectJson<{ messages: unknown[] }>(await messages(user, threadId), 200);
+      const shown = expectJson<{ messages: unknown[]; progress: { rounds: number } }>(
+        await messages(user, threadId),
+        200,
+      );
       expect(shown.messages).toHaveLength(2);
+      expect(shown.progress.rounds).toBe(0);
 
       model.behaviour = async (_request, onText) => {
         onText('Answer.');
@@ -377,6 +381,9 @@ describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
       expect(model.calls.at(-1)?.history.map((turn) => turn.role)).toEqual(['assistant', 'user', 'user']);
       rows = await storedMessages(threadId);
       expect(rows.at(-1)).toMatchObject({ content: 'Answer.', status: 'complete' });
+      // The message sent twice counts once, as the chat page counts it.
+      const after = expectJson<{ progress: unknown }>(await messages(user, threadId), 200);
+      expect(after.progress).toEqual({ rounds: 1, chars: 11, points: 15.5, complete: false });
     });
 
     it('keeps the partial text with status error when the model fails after the first token', async () => {
