@@ -1,5 +1,5 @@
 import { CHAT_MESSAGE_MAX_LENGTH } from '@studychat/contracts/web';
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 /** Spec section 9: the input grows with its text up to this height, then scrolls. */
 export const INPUT_MAX_HEIGHT_PX = 150;
@@ -16,13 +16,20 @@ export function ChatInput({
   onChange,
   onSend,
   canSend,
+  autoFocus = false,
 }: {
   value: string;
   onChange: (text: string) => void;
   onSend: () => void;
   canSend: boolean;
+  /** Moves focus here on mount (after Start Conversation, whose button has gone). */
+  autoFocus?: boolean;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (autoFocus) ref.current?.focus();
+  }, [autoFocus]);
   const [pasteBlocked, setPasteBlocked] = useState(false);
 
   useLayoutEffect(() => {
@@ -36,7 +43,10 @@ export function ChatInput({
 
   const sendable = canSend && value.trim().length > 0;
   const submit = () => {
-    if (sendable) onSend();
+    if (!sendable) return;
+    onSend();
+    // Sending from the button (which turns disabled) must not strand keyboard focus.
+    ref.current?.focus();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -84,6 +94,8 @@ export function ChatInput({
         <button
           type="submit"
           disabled={!sendable}
+          // Keeps focus (and a phone's keyboard) in the message box when the button is tapped.
+          onMouseDown={(e) => e.preventDefault()}
           className="inline-flex min-h-11 min-w-16 items-center justify-center rounded-xl bg-brand-600 px-4 text-base font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600"
         >
           Send

@@ -238,6 +238,66 @@ describe('ChatPage: the input', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it("shows the cut-off reply and the server's conversation when the connection drops mid-reply", async () => {
+    const encoder = new TextEncoder();
+    newThreadServer({
+      [paths.send]: () => {
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (sent) return c.error(new TypeError('network error'));
+            sent = true;
+            c.enqueue(encoder.encode('data: {"text":"Half a rep"}\n\n'));
+          },
+        });
+        return new Response(body, { status: 200 });
+      },
+      [paths.messages]: () =>
+        json(200, {
+          threadId: THREAD,
+          messages: [
+            message(1, 'assistant', GREETING),
+            message(2, 'user', 'Why?'),
+            message(3, 'assistant', 'Half a reply, completed on the server'),
+          ],
+          progress: progress(1, 4),
+        }),
+    });
+    const user = userEvent.setup();
+    await startChat(user);
+    await user.type(input(), 'Why?{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to send message: The connection was interrupted.',
+    );
+    expect(await within(log()).findByText('Half a reply, completed on the server')).toBeInTheDocument();
+    expect(input()).toHaveValue('');
+    expect(screen.getByText('Rounds: 1/3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.type(input(), 'Next');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+  });
+
+  it('treats a reply that ends without [DONE] as cut off', async () => {
+    newThreadServer({ [paths.send]: () => sse([{ text: 'Partial' }], { done: false }) });
+    const user = userEvent.setup();
+    await startChat(user);
+    await user.type(input(), 'Hello{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to send message: The connection was interrupted.',
+    );
+  });
+
+  it('moves focus to the message box after Start Conversation, and back to it after Send is clicked', async () => {
+    newThreadServer();
+    const user = userEvent.setup();
+    await startChat(user);
+    await waitFor(() => expect(input()).toHaveFocus());
+    await user.type(input(), 'Clicking send');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await within(log()).findByText('Reply 1')).toBeInTheDocument();
+    expect(input()).toHaveFocus();
+  });
+
   it('shows an error sent inside the stream and takes the conversation from the server', async () => {
     newThreadServer({
       [paths.send]: () => sse([{ error: 'The assistant is unavailable' }]),

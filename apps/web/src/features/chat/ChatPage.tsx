@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { StudyFooter } from '../../components/StudyFooter';
@@ -20,6 +21,7 @@ export function ChatPage() {
   const navigate = useNavigate();
   const chat = useChat(experimentId, user?.userId);
   const viewportHeight = useViewportHeight();
+  const [startedHere, setStartedHere] = useState(false);
 
   const proceed = () => {
     if (!chat.progress.complete) return;
@@ -41,7 +43,13 @@ export function ChatPage() {
         {hasThread ? (
           <MessageList messages={chat.messages} busy={chat.status === 'streaming'} />
         ) : (
-          <StartConversation onStart={() => void chat.start()} starting={chat.status === 'starting'} />
+          <StartConversation
+            onStart={() => {
+              setStartedHere(true);
+              void chat.start();
+            }}
+            starting={chat.status === 'starting'}
+          />
         )}
         {chat.error && (
           <div className="px-3 pt-2 sm:px-6">
@@ -68,6 +76,7 @@ export function ChatPage() {
             onChange={chat.setDraft}
             onSend={() => void chat.send()}
             canSend={chat.status === 'ready' && chat.threadId !== null}
+            autoFocus={startedHere}
           />
         )}
         <ChatProgressBar progress={chat.progress} onProceed={proceed} />

@@ -88,7 +88,8 @@ export function useChat(experimentId: string | undefined, userId: string | undef
           { params: { threadId: thread }, signal: signal() },
           { onText: (text) => patch(bubbleId, (m) => ({ ...m, content: m.content + text, loading: false })) },
         );
-        if (result.error || !result.text.trim()) throw new Error(result.error ?? 'Error streaming initial message');
+        if (result.error || !result.done || !result.text.trim())
+          throw new Error(result.error ?? 'Error streaming initial message');
         content = result.text;
       } catch (streamFailure) {
         if (isAbort(streamFailure) || !alive()) return;
@@ -214,9 +215,10 @@ export function useChat(experimentId: string | undefined, userId: string | undef
       return;
     }
     if (!alive()) return;
-    if (result.error) {
+    if (result.error || !result.done) {
+      // The message reached the server, but the reply failed or was cut off.
       patch(bubbleId, (m) => (m.content ? { ...m, loading: false } : null));
-      setError(sendError(new Error(result.error)));
+      setError(sendError(new Error(result.error ?? 'The connection was interrupted.')));
       await reconcile(threadId, text);
       return;
     }
