@@ -83,6 +83,8 @@ test('complete pathway on a phone: surveys, four timed sections with a reload, c
   expect(await page.evaluate(() => sessionStorage.getItem('staticContentReviewed'))).toBe('true');
   await expect.poll(() => [...new Set(exposures)].sort()).toEqual([0, 1, 2, 3]);
 
+  await expect(page.getByRole('button', { name: 'Start Conversation' })).toBeVisible();
+
   // Reviewed content is not shown again.
   await page.goto(`/experiment/${setup.experimentId}/static`);
   await expect(page).toHaveURL(new RegExp(`/experiment/${setup.experimentId}/chat$`));

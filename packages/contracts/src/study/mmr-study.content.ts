@@ -58,7 +58,7 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
       {
         heading: 'Confidentiality',
         paragraphs: [
-          'We do not ask for your name, email address or any other information that directly identifies you, so please do not type such details into the chat. Your answers and chat messages are stored securely, linked only to your Prolific ID, and are seen only by the research team. Results are reported in summary form only, and anonymised data may be shared with other researchers.',
+          'We do not ask for your name, email address or any other information that directly identifies you, so please do not type such details into the chat. Your answers and chat messages are stored securely, linked only to your Prolific ID, and are seen only by the research team. Results are reported in summary form only, and anonymized data may be shared with other researchers.',
         ],
       },
     ],
@@ -133,7 +133,7 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
             },
             {
               paragraphs: [
-                'Measles was declared eliminated from the United States in 2000, but it is still common in many parts of the world. Travellers bring it back, and it spreads quickly in communities where many people are not vaccinated.',
+                'Measles was declared eliminated from the United States in 2000, but it is still common in many parts of the world. Travelers bring it back, and it spreads quickly in communities where many people are not vaccinated.',
               ],
             },
           ],
@@ -163,15 +163,16 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
                 'Serious problems after the vaccine are rare. The risks from the diseases themselves are much higher. The table compares how often serious events happen, for every 100,000 children.',
               ],
               table: {
-                caption: 'Serious events per 100,000 children: after the MMR vaccine compared with measles',
+                caption:
+                  'How often serious problems happen, per 100,000 children: after an MMR vaccine dose, compared with children who catch measles',
                 columns: ['Event', 'Per 100,000 children'],
                 rows: [
-                  ['After the MMR vaccine: seizure caused by fever (febrile seizure)', '42'],
-                  ['After the MMR vaccine: severe allergic reaction', 'About 1'],
-                  ['With measles: hospitalisation', '20,000'],
-                  ['With measles: pneumonia', '5,000'],
-                  ['With measles: brain swelling (encephalitis)', '100'],
-                  ['With measles: death', '200'],
+                  ['After the vaccine: seizure caused by fever (febrile seizure)', '42'],
+                  ['After the vaccine: severe allergic reaction', 'About 1'],
+                  ['Children with measles: hospitalization', '20,000'],
+                  ['Children with measles: pneumonia', '5,000'],
+                  ['Children with measles: brain swelling (encephalitis)', '100'],
+                  ['Children with measles: death', '200'],
                 ],
               },
             },
@@ -199,7 +200,7 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
               bullets: [
                 'Write down any questions you have and bring them to the appointment.',
                 'Tell the doctor if your child has a serious allergy, a weakened immune system, or had a reaction to a vaccine before.',
-                'Ask how to make the shot easier for your child, such as holding them or bringing a favourite toy.',
+                'Ask how to make the shot easier for your child, such as holding them or bringing a favorite toy.',
               ],
             },
             {
@@ -288,7 +289,7 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
               bullets: [
                 'Use the car seat on every trip, even short ones.',
                 'Register your car seat with the manufacturer so you hear about any recalls.',
-                'Replace a car seat after a moderate or severe crash, and do not use a seat that is past its expiry date.',
+                'Replace a car seat after a moderate or severe crash, and do not use a seat that is past its expiration date.',
                 'Never leave a child alone in a car, even for a minute.',
               ],
             },

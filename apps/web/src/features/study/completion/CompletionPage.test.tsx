@@ -59,6 +59,13 @@ describe('CompletionPage', () => {
     expect(screen.queryByRole('link', { name: /Prolific/ })).toBeNull();
   });
 
+  it('shows ERROR, not NOT SET, for an unknown experiment or an unearned pathway', async () => {
+    mockApi({ [CODE_URL]: { status: 404, body: { error: 'Experiment not found', code: 'NOT_FOUND' } } });
+    setup({ pathway: 'complete' });
+    expect(await screen.findByText('ERROR')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Experiment not found');
+  });
+
   it('shows ERROR with the reason when ids or the pathway are missing', async () => {
     mockApi({
       [`GET /api/participants/status/${EXP_ID}`]: {

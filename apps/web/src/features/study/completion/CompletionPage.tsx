@@ -55,7 +55,8 @@ export function CompletionPage() {
         });
         if (live) setState({ kind: 'code', code: reply.code });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404) {
+        // 404 means "not configured" (spec); an unknown experiment (NOT_FOUND) is an error instead.
+        if (error instanceof ApiError && error.status === 404 && error.code !== 'NOT_FOUND') {
           if (live) setState({ kind: 'not-set' });
           return;
         }
@@ -86,7 +87,8 @@ export function CompletionPage() {
     <StudyLayout title="Study Complete!">
       <Card>
         <p className="text-base leading-relaxed text-slate-800 sm:text-lg">
-          Thank you for taking part in this study. Your responses have been recorded.
+          Thank you for taking part in this study.
+          {(state.kind === 'code' || state.kind === 'not-set') && ' Your responses have been recorded.'}
         </p>
         <div className="mt-6 rounded-xl border-2 border-dashed border-brand-500 bg-brand-50 px-4 py-5 text-center">
           <p className="text-sm font-medium text-slate-700">Your completion code</p>

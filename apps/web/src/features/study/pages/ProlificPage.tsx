@@ -89,7 +89,7 @@ export function ProlificPage() {
               <h2 className="mb-4 text-lg font-semibold text-slate-900">Log in to the study</h2>
               <LoginForm
                 emailLabel="Study email"
-                emailHint="Your study email looks like a generated research address, as given to you for this study."
+                emailHint="Your study email looks like a generated research address, such as study-ab12cd34@studychat.local."
                 passwordHint="Do not use your personal email or your Prolific login here."
                 errorGuidance={
                   missing.length > 0
