@@ -1,11 +1,17 @@
 import type { SortState } from './sorting';
 
+const TH_BASE =
+  'sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-3 py-2 text-sm font-semibold whitespace-nowrap text-slate-700';
+/** Classes for plain header cells, matching the sortable ones. */
+export const TH_CLASS = `${TH_BASE} text-left`;
+
 export interface SortableHeaderProps<K extends string> {
   label: string;
   column: K;
   sort: SortState<K>;
   onSort: (column: K) => void;
-  className?: string;
+  /** Numbers read best right-aligned, header included. */
+  align?: 'left' | 'right';
 }
 
 /** A table header cell whose button sorts by its column; `aria-sort` tells screen readers the state. */
@@ -14,12 +20,12 @@ export function SortableHeader<K extends string>({
   column,
   sort,
   onSort,
-  className = '',
+  align = 'left',
 }: SortableHeaderProps<K>) {
   const active = sort.key === column;
   const ariaSort = active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none';
   return (
-    <th scope="col" aria-sort={ariaSort} className={`${TH_CLASS} ${className}`}>
+    <th scope="col" aria-sort={ariaSort} className={`${TH_BASE} ${align === 'right' ? 'text-right' : 'text-left'}`}>
       <button
         type="button"
         onClick={() => onSort(column)}
@@ -33,7 +39,3 @@ export function SortableHeader<K extends string>({
     </th>
   );
 }
-
-/** Classes for plain header cells, matching the sortable ones. */
-export const TH_CLASS =
-  'sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-700';

@@ -8,14 +8,17 @@ export function TableScroll({
   children,
   maxHeight,
   label,
+  bleed = true,
 }: {
   children: ReactNode;
   maxHeight?: string;
   label?: string;
+  /** Reach the edges of a padded Card (true), or fill an unpadded one (false). */
+  bleed?: boolean;
 }) {
   return (
     <div
-      className="-mx-5 overflow-auto border-y border-slate-200 sm:-mx-6"
+      className={`overflow-auto ${bleed ? '-mx-5 border-y border-slate-200 sm:-mx-6' : ''}`}
       style={maxHeight ? { maxHeight } : undefined}
       // A scrollable region must be reachable by keyboard.
       tabIndex={0}
@@ -29,3 +32,7 @@ export function TableScroll({
 
 export const TABLE_CLASS = 'min-w-full border-separate border-spacing-0 text-sm';
 export const TD_CLASS = 'border-b border-slate-100 px-3 py-2 align-top whitespace-nowrap';
+/** A date cell may wrap after the date on narrow screens instead of pushing the table wider. */
+export const TD_DATE_CLASS = 'border-b border-slate-100 px-3 py-2 align-top min-w-24';
+/** A cell of free text that wraps. */
+export const TD_WRAP_CLASS = 'border-b border-slate-100 px-3 py-2 align-top min-w-40';

@@ -32,7 +32,7 @@ export function ExperimentDetailPage() {
       ) : (
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
-          <div className="grid gap-5 lg:grid-cols-[1fr_1.4fr]">
+          <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
             <ParticipantSummaryCard experimentId={id} />
             <Card>
               <h2 className="text-lg font-semibold text-slate-900">Intention Before and After</h2>

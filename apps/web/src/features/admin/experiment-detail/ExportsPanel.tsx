@@ -34,7 +34,9 @@ export function ExportsPanel({ experimentId }: { experimentId: string }) {
   return (
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Export Data</h2>
-      <p className="mt-1 text-sm text-slate-600">CSV files for analysis (UTF-8, one header line).</p>
+      <p className="mt-1 text-sm text-slate-600">
+        CSV files for analysis (UTF-8, comma separated, one header line), ready for R, pandas or a spreadsheet.
+      </p>
       <ul className="mt-4 grid gap-3 sm:grid-cols-2">
         {EXPORT_FILES.map((file) => {
           const state = states[file] ?? { status: 'idle' };

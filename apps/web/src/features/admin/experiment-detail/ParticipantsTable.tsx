@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { SortableHeader } from '../../../components/SortableHeader';
 import { nextSort, sortRows, type SortState } from '../../../components/sorting';
-import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime, shortId } from '../format';
 
 export type ParticipantColumn = Exclude<keyof DetailedParticipantRow, 'assignment_id'>;
@@ -18,7 +18,7 @@ const COLUMNS: { key: ParticipantColumn; label: string; numeric?: boolean }[] = 
   { key: 'user_char_count', label: 'User Chars', numeric: true },
   { key: 'pre_intent', label: 'Pre Intent', numeric: true },
   { key: 'post_intent', label: 'Post Intent', numeric: true },
-  { key: 'delta', label: 'Delta (Post - Pre)', numeric: true },
+  { key: 'delta', label: 'Delta', numeric: true },
 ];
 
 function formatDelta(delta: number | null): string {
@@ -43,6 +43,7 @@ export function ParticipantsTable({ rows }: { rows: readonly DetailedParticipant
                 column={c.key}
                 sort={sort}
                 onSort={(key) => setSort((current) => nextSort(current, key))}
+                align={c.numeric ? 'right' : 'left'}
               />
             ))}
           </tr>
@@ -60,7 +61,7 @@ export function ParticipantsTable({ rows }: { rows: readonly DetailedParticipant
                 </Link>
               </td>
               <td className={TD_CLASS}>{row.assigned_condition ?? '-'}</td>
-              <td className={TD_CLASS}>{formatDateTime(row.last_login_at, 'Never')}</td>
+              <td className={TD_DATE_CLASS}>{formatDateTime(row.last_login_at, 'Never')}</td>
               <td className={`${TD_CLASS} text-right tabular-nums`}>{row.chat_turns}</td>
               <td className={`${TD_CLASS} text-right tabular-nums`}>{row.user_char_count}</td>
               <td className={`${TD_CLASS} text-right tabular-nums`}>{row.pre_intent ?? '-'}</td>

@@ -5,7 +5,7 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { TH_CLASS } from '../../../components/SortableHeader';
 import { Spinner } from '../../../components/Spinner';
-import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TD_WRAP_CLASS, TableScroll } from '../../../components/TableScroll';
 import { BackLink } from '../BackLink';
 import { errorText, formatDateTime } from '../format';
 import { CreateExperimentModal } from './CreateExperimentModal';
@@ -23,15 +23,19 @@ export function ExperimentsPage() {
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Experiments</h1>
         <Button onClick={() => setCreating(true)}>Create New Experiment</Button>
       </div>
-      <Card>
+      <Card className="overflow-hidden p-0!">
         {experiments.isPending ? (
-          <Spinner label="Loading experiments..." />
+          <div className="p-5 sm:p-6">
+            <Spinner label="Loading experiments..." />
+          </div>
         ) : experiments.isError ? (
-          <Alert>Failed to load experiments: {errorText(experiments.error)}</Alert>
+          <div className="p-5 sm:p-6">
+            <Alert>Failed to load experiments: {errorText(experiments.error)}</Alert>
+          </div>
         ) : experiments.data.length === 0 ? (
-          <p className="text-slate-600">No experiments found. Create one to get started.</p>
+          <p className="p-5 text-slate-600 sm:p-6">No experiments found. Create one to get started.</p>
         ) : (
-          <TableScroll maxHeight="70vh" label="Experiments">
+          <TableScroll maxHeight="70vh" label="Experiments" bleed={false}>
             <table className={TABLE_CLASS}>
               <thead>
                 <tr>
@@ -45,11 +49,11 @@ export function ExperimentsPage() {
               <tbody>
                 {experiments.data.map((experiment) => (
                   <tr key={experiment.id} className="hover:bg-slate-50">
-                    <td className={`${TD_CLASS} font-medium text-slate-900`}>{experiment.name}</td>
-                    <td className={`${TD_CLASS} max-w-md whitespace-normal text-slate-700`}>
+                    <td className={`${TD_WRAP_CLASS} font-medium text-slate-900`}>{experiment.name}</td>
+                    <td className={`${TD_WRAP_CLASS} max-w-md text-slate-700`}>
                       <span className="line-clamp-2">{experiment.description || '-'}</span>
                     </td>
-                    <td className={TD_CLASS}>{formatDateTime(experiment.created_at)}</td>
+                    <td className={TD_DATE_CLASS}>{formatDateTime(experiment.created_at)}</td>
                     <td className={`${TD_CLASS} text-right`}>
                       <Link
                         to={`/admin/experiments/${experiment.id}`}

@@ -6,7 +6,7 @@ import { Card } from '../../../components/Card';
 import { SortableHeader } from '../../../components/SortableHeader';
 import { nextSort, type SortState } from '../../../components/sorting';
 import { Spinner } from '../../../components/Spinner';
-import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { BackLink } from '../BackLink';
 import { formatDateTime, shortId } from '../format';
 import { useUsers } from './use-users';
@@ -34,15 +34,19 @@ export function UsersPage() {
         {users && <p className="text-slate-600">{users.length === 1 ? '1 user' : `${users.length} users`}</p>}
         {isFetching && !isPending && <Spinner label="Updating..." />}
       </div>
-      <Card>
+      <Card className="overflow-hidden p-0!">
         {isPending ? (
-          <Spinner label="Loading users..." />
+          <div className="p-5 sm:p-6">
+            <Spinner label="Loading users..." />
+          </div>
         ) : isError ? (
-          <Alert>Failed to load users. Please check your authorization.</Alert>
+          <div className="p-5 sm:p-6">
+            <Alert>Failed to load users. Please check your authorization.</Alert>
+          </div>
         ) : users.length === 0 ? (
-          <p className="text-slate-600">No users found</p>
+          <p className="p-5 text-slate-600 sm:p-6">No users found</p>
         ) : (
-          <TableScroll maxHeight="70vh" label="Users">
+          <TableScroll maxHeight="70vh" label="Users" bleed={false}>
             <table className={TABLE_CLASS}>
               <thead>
                 <tr>
@@ -70,8 +74,8 @@ export function UsersPage() {
                       </Link>
                     </td>
                     <td className={TD_CLASS}>{user.email}</td>
-                    <td className={TD_CLASS}>{formatDateTime(user.created_at)}</td>
-                    <td className={TD_CLASS}>{formatDateTime(user.last_login_at, 'Never')}</td>
+                    <td className={TD_DATE_CLASS}>{formatDateTime(user.created_at)}</td>
+                    <td className={TD_DATE_CLASS}>{formatDateTime(user.last_login_at, 'Never')}</td>
                     <td className={TD_CLASS}>
                       <YesNoBadge value={user.is_admin} />
                     </td>
