@@ -6,7 +6,7 @@ import {
   type FakeResponse,
 } from '../../test/fakes/anthropic-fake.js';
 import { instantRetryPolicy } from '../../test/fakes/retry-policy.js';
-import { createAnthropicModel } from './anthropic.model.js';
+import { createAnthropicModel, usesAdaptiveThinking } from './anthropic.model.js';
 import type { ChatRequest } from './chat-model.js';
 import { ChatModelError } from './errors.js';
 import { OPENING_CUE } from './history.js';
@@ -26,13 +26,16 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function setup(responses: FakeResponse[], options: { budgetMs?: number; timeoutMs?: number } = {}) {
+async function setup(
+  responses: FakeResponse[],
+  options: { budgetMs?: number; timeoutMs?: number; model?: string } = {},
+) {
   fake = await startAnthropicFake(responses);
   const { policy, waits } = instantRetryPolicy(options.budgetMs);
   const model = createAnthropicModel({
     apiKey: 'test-key',
     baseUrl: fake.url,
-    model: 'claude-sonnet-4-5',
+    model: options.model ?? 'claude-sonnet-4-5',
     maxTokens: 500,
     thinkingBudget: 1024,
     timeoutMs: options.timeoutMs ?? 5000,
@@ -95,6 +98,20 @@ describe('Anthropic adapter', () => {
         { role: 'user', content: 'Is the vaccine safe?' },
       ],
     });
+  });
+
+  it('uses adaptive thinking, with readable summaries, on models that no longer take a budget', async () => {
+    const s = await setup([ok], { model: 'claude-sonnet-5-5' });
+    await s.run();
+    expect(s.fake.requests[0]).toMatchObject({ thinking: { type: 'adaptive', display: 'summarized' } });
+    expect(usesAdaptiveThinking('claude-sonnet-4-5-20250929')).toBe(false);
+    expect(usesAdaptiveThinking('claude-opus-4-20250514')).toBe(false);
+    expect(usesAdaptiveThinking('claude-3-5-haiku-20241022')).toBe(false);
+    expect(usesAdaptiveThinking('claude-sonnet-4-6')).toBe(true);
+    expect(usesAdaptiveThinking('claude-opus-4-8')).toBe(true);
+    expect(usesAdaptiveThinking('claude-sonnet-5')).toBe(true);
+    expect(usesAdaptiveThinking('claude-haiku-5-5')).toBe(true);
+    expect(usesAdaptiveThinking('claude-fable-5-1')).toBe(true);
   });
 
   it('retries a 429 after the retry-after the provider asked for, then succeeds', async () => {

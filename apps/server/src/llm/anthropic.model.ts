@@ -19,6 +19,19 @@ export interface AnthropicModelOptions {
 /** The API's smallest thinking budget. */
 const MIN_THINKING_BUDGET = 1024;
 
+/**
+ * Claude 4.6 and later think adaptively (Claude 5 models reject a fixed budget with a 400); earlier
+ * models only know the budget form. Names without a version keep the budget form.
+ */
+export function usesAdaptiveThinking(model: string): boolean {
+  if (/^claude-(mythos|fable)-/.test(model)) return true;
+  const match = /^claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-|$)/.exec(model);
+  if (!match) return false;
+  const major = Number(match[1]);
+  const minor = Number(match[2] ?? 0);
+  return major > 4 || (major === 4 && minor >= 6);
+}
+
 /** Claude through the Messages API, streamed, with extended thinking kept in order in the thinking log. */
 export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
   // Our retry policy is the only one: the SDK's own retries are off.
@@ -29,6 +42,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     timeout: options.timeoutMs,
   });
   const budget = Math.max(MIN_THINKING_BUDGET, options.thinkingBudget);
+  // Summarised thinking comes back as readable text for the log; some models omit it by default.
+  const thinking: Anthropic.ThinkingConfigParam = usesAdaptiveThinking(options.model)
+    ? { type: 'adaptive', display: 'summarized' }
+    : { type: 'enabled', budget_tokens: budget };
 
   return createStreamingModel(
     { provider: 'anthropic', model: options.model, timeoutMs: options.timeoutMs, retry: options.retry },
@@ -39,7 +56,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           max_tokens: budget + options.maxTokens,
           system: request.system,
           messages: openingTurns(request.history),
-          thinking: { type: 'enabled', budget_tokens: budget },
+          thinking,
           stream: true,
         },
         { signal: ctx.signal },

@@ -13,6 +13,9 @@ describe('price table', () => {
     expect(priceFor('claude-sonnet-4-5-20250929', DEFAULT_PRICES)).toEqual(DEFAULT_PRICES['claude-sonnet-4-5']);
     expect(priceFor('gpt-4o-mini-2024-07-18', DEFAULT_PRICES)).toEqual(DEFAULT_PRICES['gpt-4o-mini']);
     expect(priceFor('gpt-4o-2024-08-06', DEFAULT_PRICES)).toEqual(DEFAULT_PRICES['gpt-4o']);
+    // 'claude-sonnet-5' is a prefix of 'claude-sonnet-5-5' but not its family.
+    expect(priceFor('claude-sonnet-5-5', DEFAULT_PRICES)).toEqual({ inputPerMTok: 2, outputPerMTok: 10 });
+    expect(priceFor('claude-opus-5-5', DEFAULT_PRICES)).toEqual({ inputPerMTok: 4, outputPerMTok: 20 });
   });
 
   it('gives no cost for an unknown model or missing token counts rather than a wrong one', () => {

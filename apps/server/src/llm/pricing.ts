@@ -6,10 +6,17 @@ export interface ModelPrice {
 export type PriceTable = Record<string, ModelPrice>;
 
 /**
- * List prices (USD per million tokens) of current models, as published by Anthropic and OpenAI.
- * LLM_PRICES overrides or extends them; a model not listed gets no cost rather than a wrong one.
+ * List prices (USD per million tokens) of current and recent models, as published by Anthropic and
+ * OpenAI (November 2026). LLM_PRICES overrides or extends them; a model not listed gets no cost
+ * rather than a wrong one (e.g. a tiered price such as Claude Haiku 5.5's, or a local model).
  */
 export const DEFAULT_PRICES: PriceTable = {
+  'claude-fable-5-1': { inputPerMTok: 10, outputPerMTok: 50 },
+  'claude-opus-5-5': { inputPerMTok: 4, outputPerMTok: 20 },
+  'claude-sonnet-5-5': { inputPerMTok: 2, outputPerMTok: 10 },
+  'claude-opus-5': { inputPerMTok: 5, outputPerMTok: 25 },
+  'claude-sonnet-5': { inputPerMTok: 2, outputPerMTok: 10 },
+  'claude-sonnet-4-6': { inputPerMTok: 3, outputPerMTok: 15 },
   'claude-opus-4-5': { inputPerMTok: 5, outputPerMTok: 25 },
   'claude-opus-4-1': { inputPerMTok: 15, outputPerMTok: 75 },
   'claude-opus-4': { inputPerMTok: 15, outputPerMTok: 75 },
