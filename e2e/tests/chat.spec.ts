@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { chatInput, chatLog, reachChat, sendRound } from '../support/chat';
+import { chatInput, chatLog, reachChat, replyFinished, sendRound } from '../support/chat';
 import { choosePoint, expectCode, setupParticipant } from '../support/participant';
 
 const QUESTIONS = [
@@ -26,7 +26,10 @@ test('complete pathway through the chat: three rounds, reload restores, Proceed,
   await expect(proceed).toBeDisabled();
   await expect(page.getByText('Engagement: 0/100')).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
-  await page.getByRole('button', { name: 'Start Conversation' }).click();
+  // By keyboard: Start Conversation, then focus is in the message box.
+  await page.getByRole('button', { name: 'Start Conversation' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(chatInput(page)).toBeFocused();
 
   // The opening message streams in.
   const firstBubble = chatLog(page).locator('li').first();
@@ -67,7 +70,8 @@ test('complete pathway through the chat: three rounds, reload restores, Proceed,
   await expect(proceed).toBeEnabled();
   expect(await axeViolations(page)).toEqual([]);
 
-  await proceed.click();
+  await proceed.focus();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/post-survey$/);
   const leftovers = await page.evaluate(
     (id) =>
@@ -96,8 +100,9 @@ test.describe('on a phone', () => {
     const setup = await setupParticipant(request);
     await page.clock.install();
     await reachChat(page, setup);
+    await page.screenshot({ path: '/tmp/h4-chat-phone-start.png' });
     await page.getByRole('button', { name: 'Start Conversation' }).click();
-    await expect(chatLog(page).getByText('The assistant is typing…')).toHaveCount(0);
+    await replyFinished(page);
     await expect(chatLog(page).locator('li').first()).toContainText(/\w{3,}/);
 
     // A real paste (Ctrl+V from the clipboard) puts nothing in the box and explains why.
@@ -118,7 +123,33 @@ test.describe('on a phone', () => {
     expect(height).toBeLessThanOrEqual(150);
     expect(height).toBeGreaterThan(100);
 
+    // A refused send (reply already in progress) and a network drop leave the page usable, text kept.
+    const sendUrl = /\/api\/chat\/threads\/[^/]+\/messages$/;
+    await page.route(sendUrl, (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 409,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'A reply is already being written.', code: 'REPLY_IN_PROGRESS' }),
+          })
+        : route.fallback(),
+    );
+    await chatInput(page).fill('Typed by me');
+    await chatInput(page).press('Enter');
+    await expect(page.getByRole('alert')).toHaveText(/Failed to send message: A reply is already being written\./);
+    await expect(chatInput(page)).toHaveValue('Typed by me');
+    await page.unroute(sendUrl);
+    await page.route(sendUrl, (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback(),
+    );
+    await chatInput(page).press('Enter');
+    await expect(page.getByRole('alert')).toHaveText(/Failed to send message: Could not reach the server/);
+    await expect(chatInput(page)).toHaveValue('Typed by me');
+    await page.unroute(sendUrl);
+    await expect(page.getByText('Rounds: 0/3')).toBeVisible();
+
     for (const [i, text] of QUESTIONS.entries()) await sendRound(page, text, i + 1);
+    await expect(page.getByRole('alert')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Proceed' })).toBeEnabled();
 
     // The newest message, the input and Proceed are on screen; nothing is wider than the phone.

@@ -298,14 +298,15 @@ describe('ChatPage: the input', () => {
     expect(input()).toHaveFocus();
   });
 
-  it('shows an error sent inside the stream and takes the conversation from the server', async () => {
+  it('shows an error sent inside the stream, takes the thread from the server and puts the text back to resend', async () => {
     newThreadServer({
       [paths.send]: () => sse([{ error: 'The assistant is unavailable' }]),
       [paths.messages]: () =>
         json(200, {
           threadId: THREAD,
           messages: [message(1, 'assistant', GREETING), message(2, 'user', 'Tell me more')],
-          progress: progress(1, 12),
+          // The server counts a round only once it has a full reply.
+          progress: progress(0, 0),
         }),
     });
     const user = userEvent.setup();
@@ -313,8 +314,9 @@ describe('ChatPage: the input', () => {
     await user.type(input(), 'Tell me more{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to send message: The assistant is unavailable');
     expect(within(log()).getByText('Tell me more')).toBeInTheDocument();
-    expect(input()).toHaveValue('');
-    await waitFor(() => expect(screen.getByText('Engagement: 16/100')).toBeInTheDocument());
+    await waitFor(() => expect(input()).toHaveValue('Tell me more'));
+    expect(screen.getByText('Rounds: 0/3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
   });
 });
 

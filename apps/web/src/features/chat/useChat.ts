@@ -104,19 +104,23 @@ export function useChat(experimentId: string | undefined, userId: string | undef
     [patch],
   );
 
-  /** Loads history and progress from the server. Resolves to the messages, or null if the thread is gone. */
-  const syncFromServer = useCallback(async (thread: string): Promise<UiMessage[] | null> => {
-    try {
-      const reply = await api(endpoints.chat.messages, { params: { threadId: thread }, signal: signal() });
-      const list = toUi(reply.messages);
-      setMessages(list);
-      setProgress(toProgress(reply.progress));
-      return list;
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 404) return null;
-      throw failure;
-    }
-  }, []);
+  /** Loads history and progress from the server and shows them; null if the thread is gone. */
+  const syncFromServer = useCallback(
+    async (thread: string): Promise<{ list: UiMessage[]; progress: Progress } | null> => {
+      try {
+        const reply = await api(endpoints.chat.messages, { params: { threadId: thread }, signal: signal() });
+        const list = toUi(reply.messages);
+        const serverProgress = toProgress(reply.progress);
+        setMessages(list);
+        setProgress(serverProgress);
+        return { list, progress: serverProgress };
+      } catch (failure) {
+        if (failure instanceof ApiError && failure.status === 404) return null;
+        throw failure;
+      }
+    },
+    [],
+  );
 
   // A stored thread: show the cached conversation at once, then take the server's version.
   useEffect(() => {
@@ -124,9 +128,9 @@ export function useChat(experimentId: string | undefined, userId: string | undef
     if (!thread || !experimentId || !userId) return;
     void (async () => {
       try {
-        const list = await syncFromServer(thread);
+        const synced = await syncFromServer(thread);
         if (!alive()) return;
-        if (list === null) {
+        if (synced === null) {
           // Not this participant's thread any more (another login, reset data): begin again.
           setThreadId(null);
           setMessages([]);
@@ -134,7 +138,7 @@ export function useChat(experimentId: string | undefined, userId: string | undef
           setStatus('idle');
           return;
         }
-        if (list.length === 0) await streamInitial(thread);
+        if (synced.list.length === 0) await streamInitial(thread);
         else setStatus('ready');
       } catch (failure) {
         if (isAbort(failure) || !alive()) return;
@@ -170,9 +174,9 @@ export function useChat(experimentId: string | undefined, userId: string | undef
     // The thread already had a conversation (local data was lost): show it rather than start over.
     setStatus('restoring');
     try {
-      const list = await syncFromServer(reply.threadId);
+      const synced = await syncFromServer(reply.threadId);
       if (alive()) setStatus('ready');
-      if (list && list.length === 0) await streamInitial(reply.threadId);
+      if (synced?.list.length === 0) await streamInitial(reply.threadId);
     } catch (failure) {
       if (isAbort(failure) || !alive()) return;
       setError(initializeError(failure));
@@ -183,6 +187,7 @@ export function useChat(experimentId: string | undefined, userId: string | undef
   const send = useCallback(async () => {
     const text = draft;
     if (!text.trim() || !threadId || status !== 'ready') return;
+    const roundsBefore = progress.rounds;
     const userMessage: UiMessage = { id: localId('user'), role: 'user', content: text, created_at: nowIso() };
     const bubbleId = localId('reply');
     const bubble: UiMessage = { id: bubbleId, role: 'assistant', content: '', created_at: nowIso(), loading: true };
@@ -232,17 +237,23 @@ export function useChat(experimentId: string | undefined, userId: string | undef
       })
       .catch(() => undefined);
 
+    /**
+     * Shows the server's version of the thread. Unless the server has a full reply (its round count
+     * went up), the text goes back in the box to send again: the server counts a resent message once.
+     */
     async function reconcile(thread: string, sent: string) {
+      let answered = false;
       try {
-        const list = await syncFromServer(thread);
-        if (!alive()) return;
-        if (list && !list.some((m) => m.role === 'user' && m.content === sent)) setDraft((c) => restoreDraft(c, sent));
+        const synced = await syncFromServer(thread);
+        answered = synced !== null && synced.progress.rounds > roundsBefore;
       } catch {
         // Keep what is on screen; the next load re-reads the server.
       }
-      if (alive()) setStatus('ready');
+      if (!alive()) return;
+      if (!answered) setDraft((c) => restoreDraft(c, sent));
+      setStatus('ready');
     }
-  }, [draft, threadId, status, patch, syncFromServer]);
+  }, [draft, threadId, status, progress.rounds, patch, syncFromServer]);
 
   return {
     status,
