@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { completeParticipantViaApi, loginAsAdmin } from '../support/admin';
 
+/** Screenshots at laptop and tablet widths, with an axe check at each. */
 async function shoot(page: Page, name: string): Promise<void> {
   for (const [label, size] of [
     ['laptop', { width: 1280, height: 800 }],
@@ -9,6 +11,10 @@ async function shoot(page: Page, name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `/tmp/admin-${name}-${label}.png`, fullPage: true });
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(
+      violations.map((v) => `${name} ${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -54,6 +60,7 @@ test('an admin creates and edits an experiment, hands out logins, and follows a 
   await editDialog.getByLabel('Name *').fill(`${name} (edited)`);
   await editDialog.getByLabel('Completion code: complete').fill('  DONE-123 ');
   await editDialog.getByLabel('Completion code: exitnoqualms').fill('NQ-456');
+  await shoot(page, 'edit-modal');
   await editDialog.getByRole('button', { name: 'Save Changes' }).click();
   await expect(editDialog).toBeHidden();
   await expect(page.getByRole('heading', { name: `${name} (edited)` })).toBeVisible();

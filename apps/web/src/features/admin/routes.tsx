@@ -1,5 +1,6 @@
-import { lazy } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Route } from 'react-router';
+import { Spinner } from '../../components/Spinner';
 
 // Each admin page is its own chunk, so none of the admin area (nor TanStack Query) is in the
 // participant bundle.
@@ -15,16 +16,21 @@ const ExperimentDetailPage = lazy(() =>
   import('./experiment-detail/ExperimentDetailPage').then((m) => ({ default: m.ExperimentDetailPage })),
 );
 
+/** Keeps the header in place while a page's code loads (the app-wide fallback would replace the layout). */
+function page(element: ReactNode) {
+  return <Suspense fallback={<Spinner />}>{element}</Suspense>;
+}
+
 /** `/app` and every `/admin` page inside the header layout (render inside the admin guard). */
 export function adminRoutes() {
   return (
     <Route element={<AdminLayout />}>
-      <Route path="/app" element={<AppHomePage />} />
-      <Route path="/admin" element={<AdminDashboardPage />} />
-      <Route path="/admin/users" element={<UsersPage />} />
-      <Route path="/admin/user/:id" element={<UserDetailPage />} />
-      <Route path="/admin/experiments" element={<ExperimentsPage />} />
-      <Route path="/admin/experiments/:id" element={<ExperimentDetailPage />} />
+      <Route path="/app" element={page(<AppHomePage />)} />
+      <Route path="/admin" element={page(<AdminDashboardPage />)} />
+      <Route path="/admin/users" element={page(<UsersPage />)} />
+      <Route path="/admin/user/:id" element={page(<UserDetailPage />)} />
+      <Route path="/admin/experiments" element={page(<ExperimentsPage />)} />
+      <Route path="/admin/experiments/:id" element={page(<ExperimentDetailPage />)} />
     </Route>
   );
 }

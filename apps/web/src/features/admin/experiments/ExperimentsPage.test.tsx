@@ -89,4 +89,21 @@ describe('ExperimentsPage', () => {
     await ui.click(screen.getByRole('button', { name: 'Create New Experiment' }));
     expect(screen.queryByText(/Failed to create experiment/)).not.toBeInTheDocument();
   });
+
+  it("reads 'Creating...' and is disabled while the create is in flight", async () => {
+    let finish: (res: Response) => void = () => undefined;
+    mockFetch({
+      'GET /api/experiments': () => json(200, []),
+      'POST /api/experiments': () => new Promise<Response>((resolve) => (finish = resolve)),
+    });
+    show();
+    await screen.findByText('No experiments found. Create one to get started.');
+    const ui = userEvent.setup();
+    await ui.click(screen.getByRole('button', { name: 'Create New Experiment' }));
+    await ui.type(screen.getByLabelText('Name *'), 'Slow');
+    await ui.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByRole('button', { name: 'Creating...' })).toBeDisabled();
+    finish(json(201, experiment('Slow', null)));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
 });
