@@ -129,8 +129,9 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     expectJson(await submit(admin, experimentId, 'entry', { choice: 'questions' }, alice.id), 200);
   });
 
-  it('enforces the flow order with clear 409s', async () => {
+  it('refuses surveys that contradict earlier answers or come before consent or a condition, with clear 409s', async () => {
     const { experimentId } = await setup();
+    const pre = { age: '25-34', sex: 'male', political_leaning: 'moderate' };
     const joined = await participantAt(t(), experimentId, 'joined');
     const noConsent = expectJson<ErrorBody>(await submit(joined, experimentId, 'entry', { choice: 'confirm' }), 409);
     expect(noConsent.error).toMatch(/consent/);
@@ -139,31 +140,44 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     expect((await submit(stranger, experimentId, 'entry', { choice: 'confirm' })).statusCode).toBe(404);
 
     const confirmed = await participantAt(t(), experimentId, 'confirm');
-    const afterConfirm = expectJson<ErrorBody>(
+    const baselineAfterConfirm = expectJson<ErrorBody>(
       await submit(confirmed, experimentId, 'baseline', { vaccination_intention: '4' }),
       409,
     );
-    expect(afterConfirm.error).toMatch(/choice/);
-
-    const questions = await participantAt(t(), experimentId, 'questions');
-    const preTooEarly = await submit(questions, experimentId, 'pre', {
-      age: '25-34',
-      sex: 'male',
-      political_leaning: 'moderate',
-    });
-    expect(expectJson<ErrorBody>(preTooEarly, 409).error).toMatch(/intention answer from 1 to 6/);
+    expect(baselineAfterConfirm.error).toMatch(/only for participants who said they have questions/);
+    expect((await submit(confirmed, experimentId, 'pre', pre)).statusCode).toBe(409);
 
     const ceiling = await participantAt(t(), experimentId, 'baseline', { baseline: 7 });
-    const preAtCeiling = await submit(ceiling, experimentId, 'pre', {
-      age: '25-34',
-      sex: 'male',
-      political_leaning: 'moderate',
-    });
-    expect(preAtCeiling.statusCode).toBe(409);
+    const preAtCeiling = expectJson<ErrorBody>(await submit(ceiling, experimentId, 'pre', pre), 409);
+    expect(preAtCeiling.error).toMatch(/intention of 7/);
 
-    const pre = await participantAt(t(), experimentId, 'pre');
-    const postTooEarly = expectJson<ErrorBody>(await submit(pre, experimentId, 'post', { post_intent: 5 }), 409);
+    const answered = await participantAt(t(), experimentId, 'pre');
+    const postTooEarly = expectJson<ErrorBody>(await submit(answered, experimentId, 'post', { post_intent: 5 }), 409);
     expect(postTooEarly.code).toBe('NO_CONDITION');
-    expect(await storedResponses(pre.id, experimentId)).toHaveLength(3);
+    expect(await storedResponses(answered.id, experimentId)).toHaveLength(3);
+  });
+
+  it('tolerates a lost entry or baseline write, as the flow continues past them, but not a later contradiction', async () => {
+    const { experimentId } = await setup();
+    const pre = { age: '35-44', sex: 'female', political_leaning: 'liberal' };
+    // The entry write was lost: the baseline is still accepted.
+    const noEntry = await participantAt(t(), experimentId, 'consented');
+    expectJson(await submit(noEntry, experimentId, 'baseline', { vaccination_intention: '2' }), 200);
+
+    // The baseline write was lost: the pre-survey is accepted, the page repeats the baseline, randomisation works.
+    const noBaseline = await participantAt(t(), experimentId, 'questions');
+    expectJson(await submit(noBaseline, experimentId, 'pre', pre), 200);
+    const before = await send(t(), noBaseline, 'POST', '/api/participants/assign-condition', { experimentId });
+    expect(expectJson<ErrorBody>(before, 409).error).toMatch(/answer the intention question/);
+    const ceilingLater = await submit(noBaseline, experimentId, 'baseline', { vaccination_intention: '7' });
+    expect(expectJson<ErrorBody>(ceilingLater, 409).error).toMatch(/already been submitted/);
+    expectJson(await submit(noBaseline, experimentId, 'baseline', { vaccination_intention: '5' }), 200);
+    const assigned = await send(t(), noBaseline, 'POST', '/api/participants/assign-condition', { experimentId });
+    expect(expectJson<{ stratum: string }>(assigned, 200).stratum).toBe('5-6');
+
+    // An entry choice of 'confirm' cannot follow an intention answer.
+    const late = expectJson<ErrorBody>(await submit(noEntry, experimentId, 'entry', { choice: 'confirm' }), 409);
+    expect(late.error).toMatch(/cannot change/);
+    expectJson(await submit(noEntry, experimentId, 'entry', { choice: 'questions' }), 200);
   });
 });
