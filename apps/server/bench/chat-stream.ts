@@ -33,11 +33,18 @@ export interface ChatBenchResult {
   tokensMeasured: number;
   /** Chats that did not end with `[DONE]` and the full reply. */
   failedChats: number;
-  /** From the provider writing a token to the client reading it, in ms. */
+  /** From the provider writing a token to the client reading it through the server, in ms. */
   addedLatencyMs: { p50: number; p99: number; max: number };
+  /**
+   * The same chats read straight from the provider, without the server, in the same run: what the
+   * machine itself adds (loopback, scheduling), to set against `addedLatencyMs` on a busy machine.
+   */
+  baselineLatencyMs: { p50: number; p99: number; max: number };
   /** Replies stored in the database with status complete. */
   storedReplies: number;
   durationMs: number;
+  /** CPU time the server process used while the chats streamed (user + system). */
+  serverCpuMs: number;
   memoryMb: {
     before: { rss: number; heapUsed: number };
     peak: { rss: number; heapUsed: number };
@@ -56,11 +63,21 @@ interface ClientTarget {
   threadId: string;
 }
 
+/** `app`: the chats through the server; `direct`: the same number of streams straight from the provider. */
+interface ClientsInput {
+  mode: 'app' | 'direct';
+  port: number;
+  targets: ClientTarget[];
+}
+
 interface ClientReport {
   latencies: { p50: number; p99: number; max: number };
   measured: number;
   failed: number;
 }
+
+/** Chats start spread over this long (see clientsRole). */
+const START_SPREAD_MS = 1000;
 
 const wallClockMs = (): number => performance.timeOrigin + performance.now();
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -137,12 +154,19 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
       }, 100);
       const started = performance.now();
-      const clients = spawnRole('clients', { port, targets });
+      const cpuBefore = process.cpuUsage();
+      const clients = spawnRole('clients', { mode: 'app', port, targets } satisfies ClientsInput);
       children.push(clients.child);
       const report = await nextJson<ClientReport>(clients.lines, 'clients');
       const durationMs = Math.round(performance.now() - started);
+      const cpu = process.cpuUsage(cpuBefore);
       clearInterval(sampler);
       const after = memory();
+
+      const providerPort = Number(new URL(url).port);
+      const direct = spawnRole('clients', { mode: 'direct', port: providerPort, targets } satisfies ClientsInput);
+      children.push(direct.child);
+      const baseline = await nextJson<ClientReport>(direct.lines, 'clients');
 
       const stored = await database.db
         .selectFrom('chat_messages')
@@ -157,8 +181,10 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         tokensMeasured: report.measured,
         failedChats: report.failed,
         addedLatencyMs: report.latencies,
+        baselineLatencyMs: baseline.latencies,
         storedReplies: Number(stored?.n ?? 0),
         durationMs,
+        serverCpuMs: Math.round((cpu.user + cpu.system) / 1000),
         memoryMb: { before, peak, after },
       };
     } finally {
@@ -270,63 +296,76 @@ async function providerRole(): Promise<void> {
   process.on('SIGTERM', () => void fake.close().then(() => process.exit(0)));
 }
 
-/** Child role: opens every chat at once and measures each token's delay from the provider's write. */
+/** The token text in one `data:` payload: ours (`{text}`) or the provider's chat-completion chunk. */
+function tokenText(payload: string): string | undefined {
+  const value = JSON.parse(payload) as { text?: string; choices?: { delta?: { content?: string } }[] };
+  return value.text ?? value.choices?.[0]?.delta?.content;
+}
+
+/** Streams one chat (or one direct provider stream) and records each token's delay; false if it failed. */
+function streamOne(input: ClientsInput, target: ClientTarget, agent: Agent, latencies: number[]): Promise<boolean> {
+  const direct = input.mode === 'direct';
+  return new Promise<boolean>((resolve) => {
+    let buffer = '';
+    let done = false;
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: input.port,
+        method: 'POST',
+        path: direct ? '/v1/chat/completions' : `/api/chat/threads/${target.threadId}/messages`,
+        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+        agent,
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const readAt = wallClockMs();
+          buffer += chunk;
+          let end = buffer.indexOf('\n\n');
+          while (end !== -1) {
+            const payload = buffer.slice(buffer.startsWith('data: ') ? 6 : 0, end);
+            buffer = buffer.slice(end + 2);
+            if (payload === '[DONE]') done = true;
+            else {
+              const text = tokenText(payload);
+              if (text) latencies.push(readAt - Number.parseFloat(text));
+            }
+            end = buffer.indexOf('\n\n');
+          }
+        });
+        res.on('end', () => resolve(done && res.statusCode === 200));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.end(
+      JSON.stringify(direct ? { model: 'gpt-4o-mini', stream: true } : { message: 'Tell me about this, please.' }),
+    );
+  });
+}
+
+/**
+ * Child role: runs every chat and measures each token's delay from the provider's write. Participants
+ * do not all press Send in the same millisecond: the chats start spread over the first second, then
+ * all stream at once, so the figure is streaming latency rather than the cost of 200 requests (and 200
+ * stored replies) landing in one instant.
+ */
 async function clientsRole(): Promise<void> {
-  const input = JSON.parse(await readStdin()) as { port: number; targets: ClientTarget[] };
+  const input = JSON.parse(await readStdin()) as ClientsInput;
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const latencies: number[] = [];
-  let failed = 0;
-  await Promise.all(
-    input.targets.map(
-      (target) =>
-        new Promise<void>((resolve) => {
-          let buffer = '';
-          let done = false;
-          const req = httpRequest(
-            {
-              host: '127.0.0.1',
-              port: input.port,
-              method: 'POST',
-              path: `/api/chat/threads/${target.threadId}/messages`,
-              headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
-              agent,
-            },
-            (res) => {
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => {
-                const readAt = wallClockMs();
-                buffer += chunk;
-                let end = buffer.indexOf('\n\n');
-                while (end !== -1) {
-                  const payload = buffer.slice(buffer.startsWith('data: ') ? 6 : 0, end);
-                  buffer = buffer.slice(end + 2);
-                  if (payload === '[DONE]') done = true;
-                  else {
-                    const text = (JSON.parse(payload) as { text?: string }).text;
-                    if (text) latencies.push(readAt - Number.parseFloat(text));
-                  }
-                  end = buffer.indexOf('\n\n');
-                }
-              });
-              res.on('end', () => {
-                if (!done || res.statusCode !== 200) failed += 1;
-                resolve();
-              });
-            },
-          );
-          req.on('error', () => {
-            failed += 1;
-            resolve();
-          });
-          req.end(JSON.stringify({ message: 'Tell me about this, please.' }));
-        }),
-    ),
+  const spreadMs = START_SPREAD_MS / Math.max(1, input.targets.length);
+  const results = await Promise.all(
+    input.targets.map(async (target, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * spreadMs));
+      return streamOne(input, target, agent, latencies);
+    }),
   );
   latencies.sort((a, b) => a - b);
   const report: ClientReport = {
     latencies: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
     measured: latencies.length,
-    failed,
+    failed: results.filter((ok) => !ok).length,
   };
   process.stdout.write(JSON.stringify(report) + '\n');
   agent.destroy();

@@ -32,8 +32,21 @@ export function openEventStream(reply: FastifyReply): ReplySink {
   // The browser learns at once that the stream is open, before the model's first token.
   res.flushHeaders();
   const open = () => !res.destroyed && !res.writableEnded;
+  // Events written in the same turn of the event loop (tokens that arrived in one network read) leave
+  // in one system call: uncorking on nextTick merges them without delaying any of them.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   const write = (payload: string) => {
-    if (open()) res.write(`data: ${payload}\n\n`);
+    if (!open()) return;
+    if (!corked) {
+      corked = true;
+      res.cork();
+      process.nextTick(uncork);
+    }
+    res.write(`data: ${payload}\n\n`);
   };
   return {
     text: (delta) => write(JSON.stringify({ text: delta })),
