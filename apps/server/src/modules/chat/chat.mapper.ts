@@ -17,9 +17,12 @@ export function isInitial(row: ChatMessageRow): boolean {
   return toBool(row.is_initial);
 }
 
-/** The stored thread as the model's history: initial greeting, then user/assistant turns. */
+/**
+ * The stored thread as the model's history: initial greeting, then user/assistant turns. Turns without
+ * text (a failed reply, or a model that answered nothing) are left out: the providers reject empty turns.
+ */
 export function toHistory(rows: readonly ChatMessageRow[]): ChatTurn[] {
-  return rows.filter((r) => !isEmptyFailure(r)).map((r) => ({ role: r.role, content: r.content }));
+  return rows.filter((r) => r.content.trim() !== '').map((r) => ({ role: r.role, content: r.content }));
 }
 
 /**
