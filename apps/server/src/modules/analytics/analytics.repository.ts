@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { ChatMessageRow, DB, SurveyResponseRow } from '../../db/schema.js';
 
 // Set-based reads for the participant summary, the participants table and the exports: every query covers
 // a whole experiment, or one page of its participants (`userIds`), never one participant at a time.
@@ -126,30 +126,24 @@ export function listExposures(db: Kysely<DB>, scope: Scope): Promise<ExposureRow
 }
 
 export interface UserMessageRow {
-  id: string;
   user_id: string;
   content: string;
 }
 
 /**
- * One page of the participants' own chat messages (by message id). The text is needed because characters
- * are counted as the chat's progress rule counts them (JavaScript trim and length), which SQL cannot match.
+ * The participants' own chat messages. The text is needed because characters are counted as the chat's
+ * progress rule counts them (JavaScript trim and length), which SQL cannot match. Callers pass a page of
+ * participants, so the text of one page at most is in memory.
  */
-export function pageUserMessages(
-  db: Kysely<DB>,
-  scope: Scope,
-  afterId: string | null,
-  limit: number,
-): Promise<UserMessageRow[]> {
+export function listUserMessages(db: Kysely<DB>, scope: Scope): Promise<UserMessageRow[]> {
   let query = db
     .selectFrom('chat_messages as m')
     .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
     .where('t.experiment_id', '=', scope.experimentId)
     .where('m.role', '=', 'user')
-    .select(['m.id', 't.user_id', 'm.content']);
+    .select(['t.user_id', 'm.content']);
   if (scope.userIds) query = query.where('t.user_id', 'in', [...scope.userIds]);
-  if (afterId !== null) query = query.where('m.id', '>', afterId);
-  return query.orderBy('m.id').limit(limit).execute();
+  return query.execute();
 }
 
 export interface AssistantUsageRow {
@@ -179,92 +173,66 @@ export function listAssistantUsage(db: Kysely<DB>, scope: Scope): Promise<Assist
   return query.execute();
 }
 
-export type MessageExportRow = Awaited<ReturnType<ReturnType<typeof messageExportQuery>['executeTakeFirstOrThrow']>>;
-
-function messageExportQuery(db: Kysely<DB>, experimentId: string) {
-  return db
-    .selectFrom('chat_messages as m')
-    .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
-    .leftJoin('assignments as a', (join) =>
-      join.onRef('a.user_id', '=', 't.user_id').onRef('a.experiment_id', '=', 't.experiment_id'),
-    )
-    .where('t.experiment_id', '=', experimentId)
-    .select([
-      't.experiment_id',
-      't.user_id',
-      'a.prolific_pid',
-      't.condition',
-      't.created_at as thread_created_at',
-      'm.thread_id',
-      'm.id as message_id',
-      'm.position',
-      'm.role',
-      'm.content',
-      'm.created_at',
-      'm.is_initial',
-      'm.status',
-      'm.error_message',
-      'm.model_used',
-      'm.input_tokens',
-      'm.output_tokens',
-      'm.cost_usd',
-      'm.first_token_ms',
-      'm.total_ms',
-      'm.stop_reason',
-      'm.thinking_log',
-    ]);
-}
-
-export interface MessageCursor {
-  threadCreatedAt: Date | string;
-  threadId: string;
-  position: number;
-}
-
-export function messageCursor(row: MessageExportRow): MessageCursor {
-  return { threadCreatedAt: row.thread_created_at, threadId: row.thread_id, position: row.position };
-}
-
-/** One page of an experiment's chat messages: threads in the order they started, each in message order. */
-export function pageMessagesForExport(
+/** Prolific ids of the given participants of an experiment, by user id. */
+export async function listProlificPids(
   db: Kysely<DB>,
   experimentId: string,
-  after: MessageCursor | null,
+  userIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('assignments')
+    .where('experiment_id', '=', experimentId)
+    .where('user_id', 'in', [...userIds])
+    .select(['user_id', 'prolific_pid'])
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, r.prolific_pid]));
+}
+
+export interface ThreadExportRow {
+  id: string;
+  experiment_id: string;
+  user_id: string;
+  condition: string;
+  created_at: Date | string;
+}
+
+export function threadCursor(row: ThreadExportRow): { createdAt: Date | string; id: string } {
+  return { createdAt: row.created_at, id: row.id };
+}
+
+/** One page of an experiment's chat threads, in the order they started. */
+export function pageThreadsForExport(
+  db: Kysely<DB>,
+  experimentId: string,
+  after: { createdAt: Date | string; id: string } | null,
   limit: number,
-): Promise<MessageExportRow[]> {
-  let query = messageExportQuery(db, experimentId);
+): Promise<ThreadExportRow[]> {
+  let query = db
+    .selectFrom('chat_threads as t')
+    .where('t.experiment_id', '=', experimentId)
+    .select(['t.id', 't.experiment_id', 't.user_id', 't.condition', 't.created_at']);
   if (after) {
     query = query.where(({ eb, refTuple, tuple }) =>
-      eb(
-        refTuple('t.created_at', 't.id', 'm.position'),
-        '>',
-        tuple(after.threadCreatedAt, after.threadId, after.position),
-      ),
+      eb(refTuple('t.created_at', 't.id'), '>', tuple(after.createdAt, after.id)),
     );
   }
-  return query.orderBy('t.created_at').orderBy('t.id').orderBy('m.position').limit(limit).execute();
+  return query.orderBy('t.created_at').orderBy('t.id').limit(limit).execute();
 }
 
-export type SurveyExportRow = Awaited<ReturnType<ReturnType<typeof surveyExportQuery>['executeTakeFirstOrThrow']>>;
-
-function surveyExportQuery(db: Kysely<DB>, experimentId: string) {
+/** Every message of the given threads, grouped by thread, each thread in conversation order. */
+export function listMessagesOfThreads(db: Kysely<DB>, threadIds: readonly string[]): Promise<ChatMessageRow[]> {
+  if (threadIds.length === 0) return Promise.resolve([]);
   return db
-    .selectFrom('survey_responses as s')
-    .leftJoin('assignments as a', (join) =>
-      join.onRef('a.user_id', '=', 's.user_id').onRef('a.experiment_id', '=', 's.experiment_id'),
-    )
-    .where('s.experiment_id', '=', experimentId)
-    .select([
-      's.id',
-      's.experiment_id',
-      's.user_id',
-      'a.prolific_pid as assignment_prolific_pid',
-      's.prolific_pid',
-      's.survey_type',
-      's.responses',
-      's.created_at',
-    ]);
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('thread_id', 'in', [...threadIds])
+    .orderBy('thread_id')
+    .orderBy('position')
+    .execute();
 }
+
+export type SurveyExportRow = SurveyResponseRow;
 
 export interface SurveyCursor {
   userId: string;
@@ -283,7 +251,7 @@ export function pageSurveysForExport(
   after: SurveyCursor | null,
   limit: number,
 ): Promise<SurveyExportRow[]> {
-  let query = surveyExportQuery(db, experimentId);
+  let query = db.selectFrom('survey_responses as s').where('s.experiment_id', '=', experimentId).selectAll('s');
   if (after) {
     query = query.where(({ eb, refTuple, tuple }) =>
       eb(refTuple('s.user_id', 's.created_at', 's.id'), '>', tuple(after.userId, after.createdAt, after.id)),

@@ -28,10 +28,12 @@ export async function participantSummary(database: Database, experimentId: strin
   return { total, conditions };
 }
 
+const CHAT_CHUNK = 1000;
+
 /**
- * One row per participant, in enrolment order. Three set-based reads whatever the study size:
- * assignments with their logins, baseline and post answers, and the participants' chat messages (read
- * page by page, counted like the chat's progress rule).
+ * One row per participant, in enrolment order. Set-based whatever the study size: assignments with their
+ * logins and the baseline and post answers in one query each, the participants' chat messages per 1,000
+ * participants (their text is counted like the chat's progress rule, so one chunk's text at most is held).
  */
 export async function participantsDetailed(
   database: Database,
@@ -39,11 +41,15 @@ export async function participantsDetailed(
 ): Promise<DetailedParticipantRow[]> {
   await requireExperiment(database, experimentId);
   const { db } = database;
-  const scope = { experimentId };
-  const [base, surveys, chat] = await Promise.all([
+  const [base, surveys] = await Promise.all([
     listParticipantBase(db, experimentId),
-    loadSurveyAnswers(db, scope, ['baseline', 'post']),
-    loadChatActivity(db, scope),
+    loadSurveyAnswers(db, { experimentId }, ['baseline', 'post']),
   ]);
-  return base.map((row) => toDetailedRow(toParticipantRecord(experimentId, row, { surveys, chat })));
+  const rows: DetailedParticipantRow[] = [];
+  for (let start = 0; start < base.length; start += CHAT_CHUNK) {
+    const chunk = base.slice(start, start + CHAT_CHUNK);
+    const chat = await loadChatActivity(db, { experimentId, userIds: chunk.map((r) => r.user_id) });
+    for (const row of chunk) rows.push(toDetailedRow(toParticipantRecord(experimentId, row, { surveys, chat })));
+  }
+  return rows;
 }

@@ -2,19 +2,21 @@ import { Readable } from 'node:stream';
 import type { ExportFile } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
+import type { ChatMessageRow, DB } from '../../db/schema.js';
 import { parseJsonObject, toBool, toIso, toNumberOrNull } from '../../db/values.js';
 import { notFound } from '../../lib/errors.js';
 import {
   experimentExists,
-  messageCursor,
-  pageMessagesForExport,
+  listMessagesOfThreads,
+  listProlificPids,
   pageParticipantBase,
   pageSurveysForExport,
+  pageThreadsForExport,
   participantCursor,
   surveyCursor,
-  type MessageExportRow,
+  threadCursor,
   type SurveyExportRow,
+  type ThreadExportRow,
 } from './analytics.repository.js';
 import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
 import { csvHeader, csvRow } from './csv.js';
@@ -32,18 +34,13 @@ import { toParticipantRecord } from './participant-record.js';
 // The CSV exports are produced page by page (keyset pagination) and pulled by the HTTP response: the next
 // page is read only when the client has taken the previous one, so a large study never sits in memory.
 
-export interface ExportPageSizes {
-  participants: number;
-  messages: number;
-  surveys: number;
-}
-
-export const DEFAULT_PAGE_SIZES: ExportPageSizes = { participants: 500, messages: 500, surveys: 1000 };
+/** Rows per page: participants, chat threads (all their messages come along) and survey responses. */
+export const DEFAULT_PAGE_SIZES = { participants: 500, threads: 100, surveys: 1000 } as const;
 
 export async function* participantsCsv(
   db: Kysely<DB>,
   experimentId: string,
-  pageSize = DEFAULT_PAGE_SIZES.participants,
+  pageSize: number = DEFAULT_PAGE_SIZES.participants,
 ): AsyncGenerator<string> {
   yield csvHeader(PARTICIPANT_COLUMNS);
   const pages = keysetPages(
@@ -64,14 +61,14 @@ export async function* participantsCsv(
   }
 }
 
-function toMessageRecord(row: MessageExportRow): MessageRecord {
+function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, row: ChatMessageRow): MessageRecord {
   return {
-    experimentId: row.experiment_id,
-    userId: row.user_id,
-    prolificPid: row.prolific_pid,
-    condition: row.condition,
-    threadId: row.thread_id,
-    messageId: row.message_id,
+    experimentId: thread.experiment_id,
+    userId: thread.user_id,
+    prolificPid,
+    condition: thread.condition,
+    threadId: thread.id,
+    messageId: row.id,
     position: row.position,
     role: row.role,
     content: row.content,
@@ -90,19 +87,43 @@ function toMessageRecord(row: MessageExportRow): MessageRecord {
   };
 }
 
+/** Messages are paged by thread: a page of threads, then all their messages through the thread index. */
 export async function* messagesCsv(
   db: Kysely<DB>,
   experimentId: string,
-  pageSize = DEFAULT_PAGE_SIZES.messages,
+  threadsPerPage: number = DEFAULT_PAGE_SIZES.threads,
 ): AsyncGenerator<string> {
   yield csvHeader(MESSAGE_COLUMNS);
   const pages = keysetPages(
-    (after, limit) => pageMessagesForExport(db, experimentId, after, limit),
-    messageCursor,
-    pageSize,
+    (after, limit) => pageThreadsForExport(db, experimentId, after, limit),
+    threadCursor,
+    threadsPerPage,
   );
-  for await (const page of pages) {
-    yield page.map((row) => csvRow(MESSAGE_COLUMNS, toMessageRecord(row))).join('');
+  for await (const threads of pages) {
+    const [messages, pids] = await Promise.all([
+      listMessagesOfThreads(
+        db,
+        threads.map((t) => t.id),
+      ),
+      listProlificPids(
+        db,
+        experimentId,
+        threads.map((t) => t.user_id),
+      ),
+    ]);
+    const byThread = new Map<string, ChatMessageRow[]>();
+    for (const m of messages) {
+      const list = byThread.get(m.thread_id);
+      if (list) list.push(m);
+      else byThread.set(m.thread_id, [m]);
+    }
+    yield threads
+      .flatMap((thread) =>
+        (byThread.get(thread.id) ?? []).map((m) =>
+          csvRow(MESSAGE_COLUMNS, toMessageRecord(thread, pids.get(thread.user_id) ?? null, m)),
+        ),
+      )
+      .join('');
   }
 }
 
@@ -113,12 +134,12 @@ function answerValue(value: unknown): SurveyAnswerRecord['value'] {
 }
 
 /** A stored response as one record per question, in the order the answers were stored. */
-function toAnswerRecords(row: SurveyExportRow): SurveyAnswerRecord[] {
+function toAnswerRecords(row: SurveyExportRow, prolificPid: string | null): SurveyAnswerRecord[] {
   const responses = parseJsonObject(row.responses) ?? {};
   return Object.entries(responses).map(([question, value]) => ({
     experimentId: row.experiment_id,
     userId: row.user_id,
-    prolificPid: row.assignment_prolific_pid ?? row.prolific_pid,
+    prolificPid: prolificPid ?? row.prolific_pid,
     responseId: row.id,
     surveyType: row.survey_type,
     question,
@@ -130,7 +151,7 @@ function toAnswerRecords(row: SurveyExportRow): SurveyAnswerRecord[] {
 export async function* surveysCsv(
   db: Kysely<DB>,
   experimentId: string,
-  pageSize = DEFAULT_PAGE_SIZES.surveys,
+  pageSize: number = DEFAULT_PAGE_SIZES.surveys,
 ): AsyncGenerator<string> {
   yield csvHeader(SURVEY_COLUMNS);
   const pages = keysetPages(
@@ -139,8 +160,13 @@ export async function* surveysCsv(
     pageSize,
   );
   for await (const page of pages) {
+    const pids = await listProlificPids(
+      db,
+      experimentId,
+      page.map((r) => r.user_id),
+    );
     yield page
-      .flatMap(toAnswerRecords)
+      .flatMap((row) => toAnswerRecords(row, pids.get(row.user_id) ?? null))
       .map((record) => csvRow(SURVEY_COLUMNS, record))
       .join('');
   }

@@ -5,10 +5,9 @@ import {
   listAssistantUsage,
   listExposures,
   listSurveyAnswers,
-  pageUserMessages,
+  listUserMessages,
   type Scope,
 } from './analytics.repository.js';
-import { keysetPages } from './keyset.js';
 
 // What the participants table and participants.csv need beyond the assignment row, loaded set-based for a
 // whole experiment or a page of participants and keyed by user id.
@@ -35,8 +34,6 @@ export interface SectionExposure {
   minSeconds: number;
 }
 
-const USER_MESSAGE_PAGE = 2000;
-
 export async function loadSurveyAnswers(
   db: Kysely<DB>,
   scope: Scope,
@@ -51,21 +48,14 @@ export async function loadSurveyAnswers(
   return byUser;
 }
 
-/** Turns and trimmed characters per participant, reading the messages page by page. */
+/** Turns and trimmed characters per participant. */
 export async function loadChatActivity(db: Kysely<DB>, scope: Scope): Promise<Map<string, ChatActivity>> {
   const byUser = new Map<string, ChatActivity>();
-  const pages = keysetPages(
-    (afterId: string | null, limit) => pageUserMessages(db, scope, afterId, limit),
-    (row) => row.id,
-    USER_MESSAGE_PAGE,
-  );
-  for await (const page of pages) {
-    for (const row of page) {
-      const activity = byUser.get(row.user_id) ?? { turns: 0, chars: 0 };
-      activity.turns += 1;
-      activity.chars += row.content.trim().length;
-      byUser.set(row.user_id, activity);
-    }
+  for (const row of await listUserMessages(db, scope)) {
+    const activity = byUser.get(row.user_id) ?? { turns: 0, chars: 0 };
+    activity.turns += 1;
+    activity.chars += row.content.trim().length;
+    byUser.set(row.user_id, activity);
   }
   return byUser;
 }
