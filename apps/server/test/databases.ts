@@ -29,7 +29,7 @@ export async function createTestDatabase(dialect: TestDialect): Promise<Database
   await admin.end();
   schemas.push(schema);
   const database = createDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 4 });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { schema });
   return database;
 }
 

@@ -2,9 +2,16 @@ import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
-/** Brings the schema up to date; throws with the failing migration's name on error. */
-export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+/**
+ * Brings the schema up to date; throws with the failing migration's name on error. On PostgreSQL with a
+ * non-default search path, pass the schema: Kysely otherwise finds another schema's migration tables.
+ */
+export async function migrateToLatest(db: Kysely<DB>, options: { schema?: string } = {}): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
