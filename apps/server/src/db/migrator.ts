@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
@@ -7,10 +7,15 @@ import type { DB } from './schema.js';
  * non-default search path, pass the schema: Kysely otherwise finds another schema's migration tables.
  */
 export async function migrateToLatest(db: Kysely<DB>, options: { schema?: string } = {}): Promise<MigrationResultSet> {
+  let schema = options.schema;
+  if (!schema && db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    schema = rows[0]?.schema;
+  }
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
-    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const result = await migrator.migrateToLatest();
   if (result.error) {
