@@ -100,7 +100,7 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
-const DEFAULT_MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4o-mini', scripted: 'scripted-offline' } as const;
+const DEFAULT_MODELS = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini', scripted: 'scripted-offline' } as const;
 
 /** Parses the environment; throws a ConfigError listing every problem at once. */
 export function parseEnv(env: NodeJS.ProcessEnv): Env {
