@@ -41,7 +41,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.removeContentTypeParser('text/plain');
 
   registerErrorHandler(app);
-  await registerSecurity(app);
+  registerSecurity(app);
   const signer = new TokenSigner(config.jwtSecret);
   const guards = registerAuth(app, deps, signer);
   const ctx: AppContext = { config, deps, guards };
