@@ -51,3 +51,8 @@ export interface StudyDefinition {
 
 /** Default minimum seconds for a section that does not set one (spec section 9). */
 export const DEFAULT_SECTION_SECONDS = 30;
+
+/** The browser's view of a study: no system prompts or scripted replies. */
+export type WebStudyDefinition = Omit<StudyDefinition, 'chat'> & {
+  chat: Pick<StudyDefinition['chat'], 'fallbackGreeting'>;
+};

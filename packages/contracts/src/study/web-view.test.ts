@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { studyDefinition as serverStudy } from './mmr-study.js';
+import { studyDefinition as webStudy } from './mmr-study.web.js';
+
+describe('the browser view of the study', () => {
+  it('has the same participant-facing content and fallback greeting as the server definition', () => {
+    const { chat, ...content } = serverStudy;
+    const { chat: webChat, ...webContent } = webStudy;
+    expect(webContent).toEqual(content);
+    expect(webChat).toEqual({ fallbackGreeting: chat.fallbackGreeting });
+    expect(chat.fallbackGreeting.length).toBeGreaterThan(0);
+  });
+
+  it('carries no system prompt or scripted reply', () => {
+    const shipped = JSON.stringify(webStudy);
+    for (const condition of Object.values(serverStudy.chat.conditions)) {
+      expect(condition.systemPrompt.length).toBeGreaterThan(0);
+      expect(shipped).not.toContain(condition.systemPrompt);
+      for (const reply of condition.scripted.replies) expect(shipped).not.toContain(reply);
+    }
+  });
+});
