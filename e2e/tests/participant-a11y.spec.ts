@@ -4,9 +4,13 @@ import { choosePoint, consentAndChoose, landAndLogin, landingUrl, setupParticipa
 
 // Screenshots for a visual check when SHOTS_DIR is set (e.g. SHOTS_DIR=/tmp/shots).
 const SHOTS_DIR = process.env.SHOTS_DIR;
+// A long walk through the study; the shared CI machine can be slow.
+test.describe.configure({ timeout: 120_000 });
 
 async function check(page: Page, name: string, size: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  // The page itself, not the loading placeholder while the guard checks the completion status.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('Loading...')).toHaveCount(0);
   if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/${size}-${name}.png`, fullPage: true });
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
