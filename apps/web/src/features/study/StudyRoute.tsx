@@ -2,7 +2,7 @@ import type { CompletionStatus } from '@studychat/contracts/web';
 import { endpoints } from '@studychat/contracts/web';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { PageLoading } from '../../components/PageLoading';
+import { Spinner } from '../../components/Spinner';
 import { api } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, type StudyStep } from './study-guard';
@@ -77,8 +77,18 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   if (decision.kind === 'redirect') {
     return <Navigate to={decision.to} replace state={decision.pathway ? { pathway: decision.pathway } : undefined} />;
   }
-  if (decision.kind !== 'allow') return <PageLoading />;
+  if (decision.kind !== 'allow') return <StudyLoading />;
   return <>{children}</>;
+}
+
+/** The brief check before a page shows, as a landmark with a heading so it reads sensibly. */
+function StudyLoading() {
+  return (
+    <main className="flex min-h-dvh items-center justify-center">
+      <h1 className="sr-only">Loading the study page</h1>
+      <Spinner />
+    </main>
+  );
 }
 
 /** Restores the experiment id and condition from the server assignment, or clears preSurveySubmitted. */
