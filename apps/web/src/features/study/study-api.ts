@@ -44,10 +44,10 @@ export async function findAssignment(userId: string, experimentId: string): Prom
 }
 
 /** Submits a survey (retried once by default); errors carry the server's message or 'Failed to submit survey'. */
-export async function submitSurvey(submission: SurveySubmission, retries = 1): Promise<void> {
+export async function submitSurvey(submission: SurveySubmission, retries = 1, delayMs = 0): Promise<void> {
   if (!getToken()) throw new Error('Authentication required');
   try {
-    await withRetry(() => api(endpoints.surveys.submit, { body: submission }), retries);
+    await withRetry(() => api(endpoints.surveys.submit, { body: submission }), retries, delayMs);
   } catch (error) {
     if (error instanceof ApiError && error.message) throw error;
     throw new Error('Failed to submit survey');

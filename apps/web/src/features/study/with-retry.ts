@@ -5,8 +5,11 @@ function isRetryable(error: unknown): boolean {
   return !(error instanceof ApiError && error.status >= 400 && error.status < 500);
 }
 
-/** Runs `task`, retrying once (or `retries` times) after a retryable failure; rethrows the last error. */
-export async function withRetry<T>(task: () => Promise<T>, retries = 1): Promise<T> {
+/**
+ * Runs `task`, retrying once (or `retries` times) after a retryable failure, waiting `delayMs` times
+ * the attempt number in between; rethrows the last error.
+ */
+export async function withRetry<T>(task: () => Promise<T>, retries = 1, delayMs = 0): Promise<T> {
   let attempt = 0;
   for (;;) {
     try {
@@ -14,6 +17,7 @@ export async function withRetry<T>(task: () => Promise<T>, retries = 1): Promise
     } catch (error) {
       if (attempt >= retries || !isRetryable(error)) throw error;
       attempt += 1;
+      if (delayMs > 0) await new Promise((resolve) => window.setTimeout(resolve, delayMs * attempt));
     }
   }
 }

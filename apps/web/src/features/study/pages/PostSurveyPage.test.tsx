@@ -32,15 +32,22 @@ describe('PostSurveyPage', () => {
     expect(api.calls).toHaveLength(0);
   });
 
-  it('reports a write that keeps failing after retries, and records no completion', async () => {
+  it('reports a write that keeps failing after spaced retries, and records no completion', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = mockApi({
       'POST /api/surveys': { status: 503, body: { error: 'Service unavailable', code: 'INTERNAL' } },
     });
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     renderAt(<PostSurveyPage />, '/post-survey');
-    await userEvent.click(screen.getByRole('radio', { name: '2' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Finish' }));
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    await user.click(screen.getByRole('radio', { name: '2' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    expect(api.calls).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(api.calls).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(await screen.findByRole('alert')).toHaveTextContent('Service unavailable');
     expect(api.keys()).toEqual(['POST /api/surveys', 'POST /api/surveys', 'POST /api/surveys']);
     expect(sessionStorage.getItem('postSurveySubmitted')).toBeNull();
@@ -63,6 +70,7 @@ describe('PostSurveyPage', () => {
     renderAt(<PostSurveyPage />, '/post-survey');
     await user.click(screen.getByRole('radio', { name: '6' }));
     await user.click(screen.getByRole('button', { name: 'Finish' }));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(await screen.findByText('Thank you! Your responses have been recorded. Redirecting...')).toBeInTheDocument();
     expect(api.keys()).toEqual([
       'POST /api/surveys',

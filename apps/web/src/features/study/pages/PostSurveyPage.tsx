@@ -12,6 +12,8 @@ import { recordCompletion, submitSurvey } from '../study-api';
 import { readSession, setFlag } from '../study-storage';
 import { bestEffort, withRetry } from '../with-retry';
 
+const RETRY_DELAY_MS = 1000;
+
 function missingIdsMessage(userId: string | undefined, experimentId: string | null): string | null {
   if (userId && experimentId) return null;
   return `Configuration error: ${userId ? '' : 'Missing participant ID. '}${experimentId ? '' : 'Missing experiment ID. '}Cannot proceed.`;
@@ -55,7 +57,7 @@ export function PostSurveyPage() {
     setBusy(true);
     setError(null);
     try {
-      // Two retries: this answer is the study's outcome measure.
+      // Two retries, spaced out to ride over a brief outage: this answer is the study's outcome measure.
       await submitSurvey(
         {
           user_id: userId,
@@ -65,6 +67,7 @@ export function PostSurveyPage() {
           responses: { post_intent: value },
         },
         2,
+        RETRY_DELAY_MS,
       );
     } catch (err) {
       setError(
