@@ -12,13 +12,16 @@ export function StudyFooter({
   const eid = experimentId ?? sessionStorage.getItem(SESSION_KEYS.EXPERIMENT_ID);
   return (
     <footer className="mt-10 border-t border-slate-200 px-4 py-5 text-center text-xs text-slate-600 sm:text-sm">
-      <p>
-        <span>Participant ID: </span>
-        <span className="font-mono break-all">{pid ?? 'not set'}</span>
-        <span aria-hidden="true"> · </span>
-        <span>Experiment ID: </span>
-        <span className="font-mono break-all">{eid ?? 'not set'}</span>
-      </p>
+      <dl className="flex flex-col items-center gap-1 sm:flex-row sm:justify-center sm:gap-4">
+        <div>
+          <dt className="inline">Participant ID: </dt>
+          <dd className="inline font-mono break-all">{pid ?? 'not set'}</dd>
+        </div>
+        <div>
+          <dt className="inline">Experiment ID: </dt>
+          <dd className="inline font-mono break-all">{eid ?? 'not set'}</dd>
+        </div>
+      </dl>
       <p className="mt-2">
         This study is for research purposes only and does not provide medical advice. Please talk to a doctor or other
         qualified health professional about any health questions.
