@@ -100,6 +100,7 @@ test.describe('on a phone', () => {
     const setup = await setupParticipant(request);
     await page.clock.install();
     await reachChat(page, setup);
+    await expect(page.getByRole('button', { name: 'Start Conversation' })).toBeVisible();
     await page.screenshot({ path: '/tmp/h4-chat-phone-start.png' });
     await page.getByRole('button', { name: 'Start Conversation' }).click();
     await replyFinished(page);
