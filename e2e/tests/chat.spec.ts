@@ -68,6 +68,7 @@ test('complete pathway through the chat: three rounds, reload restores, Proceed,
   await expect(page.getByText('Engagement: 100/100')).toBeVisible();
   await expect(page.getByText('You may select Proceed to finish the study, or keep chatting')).toBeVisible();
   await expect(proceed).toBeEnabled();
+  await page.screenshot({ path: '/tmp/h4-chat-desktop.png' });
   expect(await axeViolations(page)).toEqual([]);
 
   await proceed.focus();
