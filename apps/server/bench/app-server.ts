@@ -27,9 +27,31 @@ async function login(email: string, isAdmin: boolean): Promise<{ id: string; tok
 
 const admin = await login('admin@bench.test', true);
 const participant = await login('participant@bench.test', false);
+
+// A participant who joined an experiment and consented, so the status read finds a real assignment.
+const experiment = await app.inject({
+  method: 'POST',
+  url: '/api/experiments',
+  headers: { authorization: `Bearer ${admin.token}` },
+  payload: { name: 'Bench study' },
+});
+const experimentId = (experiment.json() as { id: string }).id;
+const participantHeaders = { authorization: `Bearer ${participant.token}` };
+await app.inject({
+  method: 'POST',
+  url: '/api/participants',
+  headers: participantHeaders,
+  payload: { user_id: participant.id, experiment_id: experimentId, prolific_pid: 'BENCH1' },
+});
+await app.inject({
+  method: 'POST',
+  url: '/api/participants/consent',
+  headers: participantHeaders,
+  payload: { experimentId },
+});
 const address = app.server.address();
 const port = address && typeof address === 'object' ? address.port : 0;
-process.stdout.write(JSON.stringify({ port, admin, participant }) + '\n');
+process.stdout.write(JSON.stringify({ port, admin, participant, experimentId }) + '\n');
 process.on('SIGTERM', () => {
   void app.close().then(() => database.close().then(() => process.exit(0)));
 });

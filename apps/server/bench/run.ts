@@ -41,7 +41,8 @@ async function httpBench(): Promise<void> {
   const app = await startServer<{
     port: number;
     admin: { token: string };
-    participant: { id: string; token: string; experimentId?: string };
+    participant: { id: string; token: string };
+    experimentId: string;
   }>('app-server.ts');
   try {
     const appUrl = `http://127.0.0.1:${app.info.port}`;
@@ -51,10 +52,13 @@ async function httpBench(): Promise<void> {
       await load('GET /api/health', `${appUrl}/api/health`),
       await load(
         'GET /api/participants/status/:id (participant)',
-        `${appUrl}/api/participants/status/00000000-0000-4000-8000-000000000001`,
-        {
-          headers: { authorization: `Bearer ${app.info.participant.token}` },
-        },
+        `${appUrl}/api/participants/status/${app.info.experimentId}`,
+        { headers: { authorization: `Bearer ${app.info.participant.token}` } },
+      ),
+      await load(
+        'GET /api/participants/:userId/:experimentId',
+        `${appUrl}/api/participants/${app.info.participant.id}/${app.info.experimentId}`,
+        { headers: { authorization: `Bearer ${app.info.participant.token}` } },
       ),
       await load('GET /api/admin/system (admin, authenticated)', `${appUrl}/api/admin/system`, {
         headers: { authorization: `Bearer ${app.info.admin.token}` },
@@ -80,7 +84,12 @@ function bundleBench(): void {
   }
 }
 
+// BENCH_ONLY=bundle,http,chat,admin runs a subset.
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const wanted = (name: string) => !only || only.includes(name);
+
 async function optionalBench(file: string, run: (mod: Record<string, unknown>) => Promise<void>): Promise<void> {
+  if (!wanted(file.startsWith('chat') ? 'chat' : 'admin')) return;
   if (!existsSync(path.join(here, file))) {
     console.log(`\n(${file} not present: skipped)`);
     return;
@@ -88,8 +97,8 @@ async function optionalBench(file: string, run: (mod: Record<string, unknown>) =
   await run((await import(`./${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>);
 }
 
-bundleBench();
-await httpBench();
+if (wanted('bundle')) bundleBench();
+if (wanted('http')) await httpBench();
 await optionalBench('chat-stream.ts', async (mod) => {
   const runChatBench = mod.runChatBench as () => Promise<unknown>;
   console.log('\nChat: 200 chats streaming at once from a fake provider (budget: added latency p99 < 5 ms per token)');

@@ -33,16 +33,38 @@ function bindable(parameters: ReadonlyArray<unknown>): unknown[] {
   return parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
 
+// Kysely prepares every query afresh; preparing costs more than running a small indexed read, so the
+// statements of the (few hundred) query shapes the app uses are kept, least recently used first out.
+const STATEMENT_CACHE_SIZE = 500;
+
 function wrapSqlite(raw: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const prepareCached = (query: string): BetterSqlite3.Statement => {
+    let statement = cache.get(query);
+    if (statement) {
+      cache.delete(query);
+    } else {
+      statement = raw.prepare(query);
+      if (cache.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+    }
+    cache.set(query, statement);
+    return statement;
+  };
   return {
     close: () => raw.close(),
     prepare(query: string): SqliteStatement {
-      const statement = raw.prepare(query);
+      // Schema changes (migrations) invalidate prepared statements: never cache DDL.
+      const statement = /^\s*(create|alter|drop)\b/i.test(query) ? raw.prepare(query) : prepareCached(query);
+      // A cached statement may still be iterating for a stream; run this call on a fresh one then.
+      const free = () => (statement.busy ? raw.prepare(query) : statement);
       return {
         reader: statement.reader,
-        all: (parameters) => statement.all(bindable(parameters)),
-        run: (parameters) => statement.run(bindable(parameters)),
-        iterate: (parameters) => statement.iterate(bindable(parameters)),
+        all: (parameters) => free().all(bindable(parameters)),
+        run: (parameters) => free().run(bindable(parameters)),
+        iterate: (parameters) => free().iterate(bindable(parameters)),
       };
     },
   };
