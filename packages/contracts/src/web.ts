@@ -5,6 +5,8 @@ export type * from './route.js';
 export { endpoints, type Endpoint } from './endpoints.js';
 export * from './study/types.js';
 export { studyDefinition } from './study/mmr-study.web.js';
+/** The chat's canned greeting on its own, so the chat page does not pull in the whole study text. */
+export { mmrFallbackGreeting as chatFallbackGreeting } from './study/mmr-study.greeting.js';
 export * from './chat-progress.js';
 export type { CodeKey, Condition, ErrorCode, ErrorReply, Pathway } from './common.js';
 export type { LoginResult, TokenPayload } from './auth.js';

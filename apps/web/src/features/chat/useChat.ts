@@ -2,7 +2,7 @@ import {
   chatPoints,
   endpoints,
   isChatComplete,
-  studyDefinition,
+  chatFallbackGreeting,
   type ChatMessage,
   type ChatProgress,
 } from '@studychat/contracts/web';
@@ -96,7 +96,7 @@ export function useChat(experimentId: string | undefined, userId: string | undef
         console.warn('Error streaming initial message', streamFailure);
         content = await storedOpening(thread).catch(() => '');
         if (!alive()) return;
-        if (!content.trim()) content = studyDefinition.chat.fallbackGreeting;
+        if (!content.trim()) content = chatFallbackGreeting;
       }
       patch(bubbleId, (m) => ({ ...m, content, loading: false }));
       setStatus('ready');

@@ -4,7 +4,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
-import { Modal } from '../../../components/Modal';
+import { NativeDialog } from '../../../components/NativeDialog';
 import { Spinner } from '../../../components/Spinner';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { api, ApiError } from '../../../lib/api';
@@ -148,7 +148,7 @@ export function CompletionPage() {
           </>
         )}
       </Card>
-      <Modal
+      <NativeDialog
         open={confirmOpen}
         onOpenChange={setConfirmOpen}
         title="Confirm Submission & Exit"
@@ -160,7 +160,7 @@ export function CompletionPage() {
           </Button>
           <Button onClick={handleFinish}>Finish &amp; Close Window</Button>
         </div>
-      </Modal>
+      </NativeDialog>
     </StudyLayout>
   );
 }
