@@ -70,10 +70,18 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
   return new ApiError(message, res.status, code);
 }
 
-/** Calls one contract endpoint with the Bearer token; resolves to its typed reply or throws ApiError. */
-export async function api<R extends RouteDef>(route: Endpoint<R>, input: RequestInput<R>): Promise<RouteReply<R>> {
+/**
+ * Sends a request to a contract endpoint with the Bearer token. Resolves to the 2xx response; throws
+ * ApiError for an error status (after the 401 handling) or an unreachable server, and lets an abort
+ * through as the usual AbortError.
+ */
+export async function sendRequest<R extends RouteDef>(
+  route: Endpoint<R>,
+  input: RequestInput<R>,
+  accept: string,
+): Promise<Response> {
   const url = buildUrl(route, input.params as object | undefined, input.query as object | undefined);
-  const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
+  const headers: Record<string, string> = { accept, ...authHeaders() };
   let body: string | undefined;
   if (route.method !== 'GET') {
     headers['content-type'] = 'application/json';
@@ -84,11 +92,18 @@ export async function api<R extends RouteDef>(route: Endpoint<R>, input: Request
     res = await fetch(url, { method: route.method, headers, body, signal: input.signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (input.signal?.aborted) throw error;
     throw new ApiError('Could not reach the server. Please check your connection and try again.', 0, 'NETWORK');
   }
   if (!res.ok) {
     handleUnauthorized(res.status, url);
     throw await errorFromResponse(res);
   }
+  return res;
+}
+
+/** Calls one contract endpoint with the Bearer token; resolves to its typed reply or throws ApiError. */
+export async function api<R extends RouteDef>(route: Endpoint<R>, input: RequestInput<R>): Promise<RouteReply<R>> {
+  const res = await sendRequest(route, input, 'application/json');
   return (await res.json()) as RouteReply<R>;
 }

@@ -2,7 +2,7 @@
 // ending with `data: [DONE]`. fetch + a stream reader rather than EventSource, which can neither
 // POST a body nor send the Bearer header.
 import type { Endpoint, RouteDef } from '@studychat/contracts/web';
-import { ApiError, authHeaders, buildUrl, errorFromResponse, handleUnauthorized, type RequestInput } from './api';
+import { sendRequest, type RequestInput } from './api';
 
 /** One parsed event of a chat stream. */
 export type SseEvent = { type: 'text'; text: string } | { type: 'error'; error: string } | { type: 'done' };
@@ -103,24 +103,7 @@ export async function streamEndpoint<R extends RouteDef>(
   input: RequestInput<R>,
   handlers: StreamHandlers = {},
 ): Promise<StreamResult> {
-  const url = buildUrl(route, input.params as object | undefined, input.query as object | undefined);
-  const headers: Record<string, string> = { accept: 'text/event-stream', ...authHeaders() };
-  let body: string | undefined;
-  if (route.method !== 'GET') {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(input.body ?? {});
-  }
-  let res: Response;
-  try {
-    res = await fetch(url, { method: route.method, headers, body, signal: input.signal });
-  } catch (error) {
-    if (isAbort(error)) throw error;
-    throw new ApiError('Could not reach the server. Please check your connection and try again.', 0, 'NETWORK');
-  }
-  if (!res.ok) {
-    handleUnauthorized(res.status, url);
-    throw await errorFromResponse(res);
-  }
+  const res = await sendRequest(route, input, 'text/event-stream');
   if (!res.body) throw new StreamInterruptedError('The server sent no reply.', '');
   return readStream(res.body, handlers, input.signal);
 }
