@@ -25,6 +25,10 @@ describe('serving the built web app (production)', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
 
+    const staleChunk = await t.app.inject({ method: 'GET', url: '/assets/ChatPage-old123.js' });
+    expect(staleChunk.statusCode).toBe(404);
+    expect(staleChunk.headers['content-type']).toMatch(/json/);
+
     const api = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ error: 'Route GET /api/nothing-here not found', code: 'NOT_FOUND' });

@@ -27,8 +27,11 @@ export async function registerStaticWeb(app: FastifyInstance, webDistDir: string
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
-    if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/');
+    // A missing file (e.g. a chunk of an older build) is a 404, not index.html served as JavaScript.
+    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname);
+    if (serveWeb && !isApi && !isFile && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     const body: ErrorReply = {

@@ -7,12 +7,14 @@ import { api } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, type StudyStep } from './study-guard';
 import { findAssignment } from './study-api';
+import { preloadStudyPages } from './study-pages';
 import { readCachedStatus, readStudySession, removeSession, writeCachedStatus, writeSession } from './study-storage';
 import { useBackTrap } from './use-back-trap';
 
 /** Wraps a participant page with the guards of spec section 4 and the back-button trap. */
 export function StudyRoute({ step, children }: { step: StudyStep; children: ReactNode }) {
   const location = useLocation();
+  useEffect(preloadStudyPages, []);
   // A fresh guard per page, so each navigation re-checks the completion status.
   return (
     <StudyGuard key={location.pathname} step={step}>

@@ -1,25 +1,39 @@
-import { lazy } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Route } from 'react-router';
 import { StudyRoute } from './StudyRoute';
+import {
+  BaselinePage,
+  ChatPage,
+  CompletionPage,
+  ConfirmPage,
+  ConsentPage,
+  EntryPage,
+  PostSurveyPage,
+  PreSurveyPage,
+  preloadStudyPages,
+  ProlificPage,
+  StaticIntroPage,
+  StaticPage,
+} from './study-pages';
 
-// Each page is its own chunk, so the landing page's initial JavaScript stays within budget.
-const ProlificPage = lazy(() => import('./pages/ProlificPage').then((m) => ({ default: m.ProlificPage })));
-const ConsentPage = lazy(() => import('./pages/ConsentPage').then((m) => ({ default: m.ConsentPage })));
-const EntryPage = lazy(() => import('./pages/EntryPage').then((m) => ({ default: m.EntryPage })));
-const ConfirmPage = lazy(() => import('./pages/ConfirmPage').then((m) => ({ default: m.ConfirmPage })));
-const BaselinePage = lazy(() => import('./pages/BaselinePage').then((m) => ({ default: m.BaselinePage })));
-const PreSurveyPage = lazy(() => import('./pages/PreSurveyPage').then((m) => ({ default: m.PreSurveyPage })));
-const StaticIntroPage = lazy(() => import('./static/StaticIntroPage').then((m) => ({ default: m.StaticIntroPage })));
-const StaticPage = lazy(() => import('./static/StaticPage').then((m) => ({ default: m.StaticPage })));
-const ChatPage = lazy(() => import('../chat/ChatPage').then((m) => ({ default: m.ChatPage })));
-const PostSurveyPage = lazy(() => import('./pages/PostSurveyPage').then((m) => ({ default: m.PostSurveyPage })));
-const CompletionPage = lazy(() => import('./completion/CompletionPage').then((m) => ({ default: m.CompletionPage })));
+/** Starts loading the other study pages in the background once this one is on screen. */
+function Preload({ children }: { children: ReactNode }) {
+  useEffect(preloadStudyPages, []);
+  return children;
+}
 
 /** Public landing and participant study routes (spec section 2). */
 export function studyRoutes() {
   return (
     <>
-      <Route path="/prolific" element={<ProlificPage />} />
+      <Route
+        path="/prolific"
+        element={
+          <Preload>
+            <ProlificPage />
+          </Preload>
+        }
+      />
       <Route
         path="/consent"
         element={
