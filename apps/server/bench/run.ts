@@ -30,7 +30,7 @@ function printHttp(figures: HttpFigure[], baseline: HttpFigure): void {
       ` ${f.errors + f.non2xx}`,
     );
   }
-  for (const f of figures.filter((x) => x !== baseline)) {
+  for (const f of figures.filter((x) => x !== baseline && !x.name.startsWith('bare'))) {
     const ok = f.requestsPerSecond >= baseline.requestsPerSecond / 2 && f.p99Ms < 50 && f.errors + f.non2xx === 0;
     console.log(`  ${f.name}: ${verdict(ok)} (needs >= 50% of bare req/s, p99 < 50 ms, no errors)`);
   }
@@ -38,6 +38,7 @@ function printHttp(figures: HttpFigure[], baseline: HttpFigure): void {
 
 async function httpBench(): Promise<void> {
   const bare = await startServer<{ port: number }>('bare-server.ts');
+  const bareFastify = await startServer<{ port: number }>('fastify-server.ts');
   const app = await startServer<{
     port: number;
     admin: { token: string };
@@ -49,6 +50,7 @@ async function httpBench(): Promise<void> {
     const baseline = await load('bare node:http (baseline)', `http://127.0.0.1:${bare.info.port}/`);
     const figures = [
       baseline,
+      await load('bare Fastify (reference, no plugins)', `http://127.0.0.1:${bareFastify.info.port}/`),
       await load('GET /api/health', `${appUrl}/api/health`),
       await load(
         'GET /api/participants/status/:id (participant)',
@@ -67,6 +69,7 @@ async function httpBench(): Promise<void> {
     printHttp(figures, baseline);
   } finally {
     await stopServer(bare.child);
+    await stopServer(bareFastify.child);
     await stopServer(app.child);
   }
 }

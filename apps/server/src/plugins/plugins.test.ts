@@ -39,14 +39,25 @@ describe('serving the built web app (production)', () => {
 });
 
 describe('security headers', () => {
-  it('sets a content security policy, nosniff, frame denial and no-store on API replies', async () => {
+  it('sends no-store, nosniff and frame denial on API replies', async () => {
     const t = await createTestApp('sqlite');
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-powered-by']).toBeUndefined();
+    await t.app.close();
+  });
+
+  it('sends the full document policy on pages: scripts only from this origin, no framing', async () => {
+    const t = await createTestApp('sqlite', { config: { webDistDir: builtWebApp() } });
+    const res = await t.app.inject({ method: 'GET', url: '/prolific' });
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['referrer-policy']).toBe('same-origin');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     await t.app.close();
   });
 

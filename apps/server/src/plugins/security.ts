@@ -33,11 +33,23 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-xss-protection': '0',
 });
 
-/** Security headers on every reply; API replies are never cached. */
+/**
+ * What a JSON API reply needs (OWASP REST Security Cheat Sheet): never cached, never sniffed or framed.
+ * The document policies above only matter for pages, and sending them on every API reply cost about a
+ * third of throughput in `npm run bench`.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'strict-transport-security': SECURITY_HEADERS['strict-transport-security'] ?? '',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+});
+
+/** Security headers on every reply: the full set on pages and files, the API set on API replies. */
 export function registerSecurity(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : SECURITY_HEADERS);
     done();
   });
 }
