@@ -3,7 +3,7 @@ import { USER_SORT_FIELDS } from '@studychat/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { at, insertExperimentRow, insertUserRow, seedParticipant } from '../../../test/factories.js';
+import { at, buildAssignment, insertExperimentRow, insertUserRow, seedParticipant } from '../../../test/factories.js';
 
 type SortableUser = Pick<AdminUser, 'id' | 'email' | 'created_at' | 'last_login_at' | 'is_admin'>;
 
@@ -141,25 +141,12 @@ describe.each(TEST_DIALECTS)('admin user routes on %s', (dialect) => {
       // A second assignment with an untitled, empty thread.
       await t()
         .database.db.insertInto('assignments')
-        .values({
-          id: crypto.randomUUID(),
-          user_id: seeded.user.id,
-          experiment_id: otherExperimentId,
-          prolific_pid: null,
-          study_id: null,
-          session_id: null,
-          assigned_condition: null,
-          stratum: null,
-          condition_assigned_at: null,
-          consent_given: false,
-          consent_timestamp: null,
-          intervention_completed_timestamp: null,
-          completion_pathway: null,
-          completion_code: null,
-          completed_at: null,
-          created_at: at(60),
-          updated_at: at(60),
-        })
+        .values(
+          buildAssignment(
+            { userId: seeded.user.id, experimentId: otherExperimentId },
+            { created_at: at(60), updated_at: at(60) },
+          ),
+        )
         .execute();
       await t()
         .database.db.insertInto('chat_threads')
