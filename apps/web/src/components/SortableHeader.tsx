@@ -1,4 +1,4 @@
-import type { SortState } from './sorting';
+import { nextSort, type SortState } from './sorting';
 
 const TH_BASE =
   'sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-3 py-2 text-sm font-semibold whitespace-nowrap text-slate-700';
@@ -37,5 +37,37 @@ export function SortableHeader<K extends string>({
         </span>
       </button>
     </th>
+  );
+}
+
+export interface SortableColumn<K extends string> {
+  key: K;
+  label: string;
+  numeric?: boolean;
+}
+
+/** The header row of a sortable table: one SortableHeader per column, with the spec's toggle rules. */
+export function SortableHeaderRow<K extends string>({
+  columns,
+  sort,
+  onSortChange,
+}: {
+  columns: readonly SortableColumn<K>[];
+  sort: SortState<K>;
+  onSortChange: (next: SortState<K>) => void;
+}) {
+  return (
+    <tr>
+      {columns.map((c) => (
+        <SortableHeader
+          key={c.key}
+          label={c.label}
+          column={c.key}
+          sort={sort}
+          onSort={(key) => onSortChange(nextSort(sort, key))}
+          align={c.numeric ? 'right' : 'left'}
+        />
+      ))}
+    </tr>
   );
 }

@@ -1,8 +1,8 @@
 import type { DetailedParticipantRow } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { SortableHeader } from '../../../components/SortableHeader';
-import { nextSort, sortRows, type SortState } from '../../../components/sorting';
+import { SortableHeaderRow } from '../../../components/SortableHeader';
+import { sortRows, type SortState } from '../../../components/sorting';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime, shortId } from '../format';
 
@@ -35,18 +35,7 @@ export function ParticipantsTable({ rows }: { rows: readonly DetailedParticipant
     <TableScroll maxHeight="70vh" label="Participants">
       <table className={TABLE_CLASS}>
         <thead>
-          <tr>
-            {COLUMNS.map((c) => (
-              <SortableHeader
-                key={c.key}
-                label={c.label}
-                column={c.key}
-                sort={sort}
-                onSort={(key) => setSort((current) => nextSort(current, key))}
-                align={c.numeric ? 'right' : 'left'}
-              />
-            ))}
-          </tr>
+          <SortableHeaderRow columns={COLUMNS} sort={sort} onSortChange={setSort} />
         </thead>
         <tbody>
           {sorted.map((row) => (

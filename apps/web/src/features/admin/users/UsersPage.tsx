@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
-import { SortableHeader } from '../../../components/SortableHeader';
-import { nextSort, type SortState } from '../../../components/sorting';
+import { SortableHeaderRow } from '../../../components/SortableHeader';
+import { type SortState } from '../../../components/sorting';
 import { Spinner } from '../../../components/Spinner';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { BackLink } from '../BackLink';
@@ -49,17 +49,7 @@ export function UsersPage() {
           <TableScroll maxHeight="70vh" label="Users" bleed={false}>
             <table className={TABLE_CLASS}>
               <thead>
-                <tr>
-                  {COLUMNS.map((c) => (
-                    <SortableHeader
-                      key={c.key}
-                      label={c.label}
-                      column={c.key}
-                      sort={sort}
-                      onSort={(key) => setSort((current) => nextSort(current, key))}
-                    />
-                  ))}
-                </tr>
+                <SortableHeaderRow columns={COLUMNS} sort={sort} onSortChange={setSort} />
               </thead>
               <tbody>
                 {users.map((user) => (
