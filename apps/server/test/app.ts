@@ -6,6 +6,8 @@ import type { AppConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { AppDeps } from '../src/lib/deps.js';
 import { createStudyScriptedModel } from '../src/llm/create-chat-model.js';
+import { insertSession } from '../src/modules/auth/session.repository.js';
+import { TokenSigner } from '../src/modules/auth/token.js';
 import { createUser } from '../src/modules/users/users.service.js';
 import { createTestDatabase, dropTestSchemas, type TestDialect } from './databases.js';
 
@@ -129,6 +131,25 @@ export async function createAndLogin(
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   const token = (res.json() as { token: string }).token;
   return { id, email, password, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/**
+ * A new session and token for an existing account, without the login route: for tests that end sessions
+ * (logout) or trip login limits and still need the caller afterwards.
+ */
+export async function newSession(t: TestApp, user: TestUser, isAdmin: boolean): Promise<TestUser> {
+  const now = t.clock.now;
+  const sessionId = randomUUID();
+  const ttl = testConfig().tokenTtlSeconds;
+  await insertSession(t.database.db, {
+    id: sessionId,
+    user_id: user.id,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
+  });
+  const signer = new TokenSigner(testConfig().jwtSecret);
+  const token = await signer.sign({ userId: user.id, email: user.email, isAdmin }, sessionId, now, ttl);
+  return { ...user, token, headers: { authorization: `Bearer ${token}` } };
 }
 
 /** Parses a JSON reply, failing with the body when the status is not the expected one. */

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Ok } from './common.js';
+import { LineText } from './text.js';
 
 export const LoginBody = z.object({
-  email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Email must be a valid email address')),
-  password: z.string().min(1, 'Password is required').max(1024),
+  email: LineText.trim().min(1, 'Email is required').max(254).pipe(z.email('Email must be a valid email address')),
+  password: LineText.min(1, 'Password is required').max(1024),
 });
 
 export const LoginResult = z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
 import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
+import { FreeText } from './text.js';
 
 export const ChatProgress = z.object({
   rounds: z.number().int(),
@@ -25,10 +26,10 @@ export const InitiateReply = z.object({ threadId: Id, progress: ChatProgress });
 export type InitiateReply = z.infer<typeof InitiateReply>;
 export const ThreadParams = z.object({ threadId: Id });
 export const SendMessageBody = z.object({
-  message: z
-    .string()
-    .max(CHAT_MESSAGE_MAX_LENGTH, `Messages can be at most ${CHAT_MESSAGE_MAX_LENGTH} characters long`)
-    .refine((m) => m.trim().length > 0, 'Message cannot be empty'),
+  message: FreeText.max(
+    CHAT_MESSAGE_MAX_LENGTH,
+    `Messages can be at most ${CHAT_MESSAGE_MAX_LENGTH} characters long`,
+  ).refine((m) => m.trim().length > 0, 'Message cannot be empty'),
 });
 export const ThreadMessagesReply = z.object({ threadId: Id, messages: z.array(ChatMessage), progress: ChatProgress });
 export type ThreadMessagesReply = z.infer<typeof ThreadMessagesReply>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { CodeKey, Condition, Id, IdParams, Pathway, Timestamp } from './common.js';
+import { FreeText, LineText } from './text.js';
 import {
   COMPLETION_CODE_MAX,
   CREDENTIAL_BATCH_MAX,
@@ -26,8 +27,8 @@ export const Experiment = z.object({
 });
 export type Experiment = z.infer<typeof Experiment>;
 
-const Name = z.string().trim().min(1, 'Name is required').max(EXPERIMENT_NAME_MAX);
-const Description = z.string().trim().max(EXPERIMENT_DESCRIPTION_MAX);
+const Name = LineText.trim().min(1, 'Name is required').max(EXPERIMENT_NAME_MAX);
+const Description = FreeText.trim().max(EXPERIMENT_DESCRIPTION_MAX);
 
 export const CreateExperimentBody = z.object({ name: Name, description: Description.optional().nullable() });
 export const UpdateExperimentBody = z
@@ -37,7 +38,7 @@ export const UpdateExperimentBody = z
     'Nothing to update: send name and/or description',
   );
 
-const Code = z.string().trim().min(1, 'Completion codes cannot be empty').max(COMPLETION_CODE_MAX);
+const Code = LineText.trim().min(1, 'Completion codes cannot be empty').max(COMPLETION_CODE_MAX);
 export const UpdateCodesBody = z.object({
   codes: z.object({ complete: Code.optional(), exitnoqualms: Code.optional(), exitceiling: Code.optional() }).strict(),
 });

@@ -2,6 +2,7 @@
 export * from './constants.js';
 export * from './route.js';
 export * from './common.js';
+export * from './text.js';
 export * from './auth.js';
 export * from './experiments.js';
 export * from './participants.js';

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Condition, Id, Pathway, Timestamp } from './common.js';
 import { PROLIFIC_ID_MAX, STRATA } from './constants.js';
+import { LineText } from './text.js';
 
-const ProlificId = z.string().trim().min(1, 'Prolific id is required').max(PROLIFIC_ID_MAX);
-const OptionalPanelId = z.string().trim().min(1).max(PROLIFIC_ID_MAX).optional().nullable();
+const ProlificId = LineText.trim().min(1, 'Prolific id is required').max(PROLIFIC_ID_MAX);
+const OptionalPanelId = LineText.trim().min(1).max(PROLIFIC_ID_MAX).optional().nullable();
 
 export const Stratum = z.enum(STRATA);
 export type Stratum = z.infer<typeof Stratum>;
@@ -45,7 +46,7 @@ export const CompletionBody = z.object({
   experimentId: Id,
   pathway: Pathway,
   /** Ignored by the server, which stores its own code for the pathway; accepted for spec compatibility. */
-  completionCode: z.string().max(200).optional().nullable(),
+  completionCode: LineText.max(200).optional().nullable(),
 });
 
 export const CompletionStatus = z.object({

@@ -26,6 +26,9 @@ export interface RouteDef<
   status?: number;
 }
 
+/** Marks the objects `defineRoute` made (not enumerable, so it never shows in comparisons or copies). */
+const ROUTE_BRAND = Symbol.for('studychat.route');
+
 export function defineRoute<
   const M extends HttpMethod,
   const P extends string,
@@ -34,7 +37,28 @@ export function defineRoute<
   Body extends z.ZodType | undefined = undefined,
   Reply extends z.ZodType | undefined = undefined,
 >(def: RouteDef<M, P, Params, Query, Body, Reply>): RouteDef<M, P, Params, Query, Body, Reply> {
-  return def;
+  return Object.defineProperty(def, ROUTE_BRAND, { value: true, enumerable: false });
+}
+
+/** True for a route object made by `defineRoute` (not for the web's `endpoints`, which carry no schemas). */
+export function isRouteDef(value: unknown): value is RouteDef {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, ROUTE_BRAND);
+}
+
+/**
+ * Every route object in a module's exports, found in its route groups (such as `authRoutes`), named
+ * `group.key`. Tests that must cover every route (text rules, fuzzing, the authorisation matrix) start
+ * from this, so a route added later is covered without anyone listing it.
+ */
+export function collectRoutes(moduleExports: Record<string, unknown>): { name: string; def: RouteDef }[] {
+  const found: { name: string; def: RouteDef }[] = [];
+  for (const [group, value] of Object.entries(moduleExports)) {
+    if (typeof value !== 'object' || value === null || isRouteDef(value)) continue;
+    for (const [key, def] of Object.entries(value)) {
+      if (isRouteDef(def)) found.push({ name: `${group}.${key}`, def });
+    }
+  }
+  return found;
 }
 
 type InferOr<T, Else> = T extends z.ZodType ? z.infer<T> : Else;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
+import { LineText } from './text.js';
 import { AGE_GROUPS, LIKERT_MAX, LIKERT_MIN, POLITICAL_LEANINGS, SEXES, SURVEY_TYPES } from './constants.js';
 
 export const SurveyType = z.enum(SURVEY_TYPES);
@@ -17,7 +18,7 @@ export const PreResponses = z
   .strict();
 export const PostResponses = z.object({ post_intent: z.number().int().min(LIKERT_MIN).max(LIKERT_MAX) }).strict();
 
-const base = { user_id: Id, experiment_id: Id, prolific_pid: z.string().trim().max(64).optional().nullable() };
+const base = { user_id: Id, experiment_id: Id, prolific_pid: LineText.trim().max(64).optional().nullable() };
 export const SurveySubmission = z.discriminatedUnion('survey_type', [
   z.object({ ...base, survey_type: z.literal('entry'), responses: EntryResponses }),
   z.object({ ...base, survey_type: z.literal('baseline'), responses: BaselineResponses }),

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorReply } from '@studychat/contracts';
 import { AppError } from '../lib/errors.js';
+import { databaseErrorReply } from './database-errors.js';
 
 function describeValidation(
   error: { validation: { instancePath?: string; message?: string }[] },
@@ -39,6 +40,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       return send(400, { error: 'Request body is not valid JSON', code: 'BAD_REQUEST' });
+    }
+    const dbError = databaseErrorReply(error);
+    if (dbError) {
+      // The value itself is never logged (the database's message may quote it).
+      request.log.warn(
+        { dbCode: dbError.dbCode, url: request.url, method: request.method },
+        'database refused a write',
+      );
+      return send(dbError.status, dbError.body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
