@@ -9,6 +9,8 @@ import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChatRoutes } from './modules/chat/chat.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
+import { LoginLimiter } from './modules/auth/login-limiter.js';
+import { HashQueue } from './modules/users/hash-queue.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 import { registerExperimentRoutes } from './modules/experiments/experiments.routes.js';
@@ -33,7 +35,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       redact: { paths: ['req.headers.authorization', 'req.body.password', 'req.body.message'], remove: true },
     },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // Only the listed proxies' X-Forwarded-For is believed (config.ts refuses a blanket true).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -47,7 +50,18 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const ctx: AppContext = { config, deps, guards };
 
   registerHealthRoutes(app, deps, config.llm.provider);
-  registerAuthRoutes(app, { deps, signer, tokenTtlSeconds: config.tokenTtlSeconds }, guards);
+  registerAuthRoutes(
+    app,
+    {
+      deps,
+      signer,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      limiter: new LoginLimiter(deps.database.db),
+      hashQueue: new HashQueue(config.hashConcurrency, config.hashQueueLimit),
+      pepper: config.passwordPepper,
+    },
+    guards,
+  );
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
   registerChatRoutes(app, ctx);

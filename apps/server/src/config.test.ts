@@ -64,10 +64,46 @@ describe('config', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('takes TRUST_PROXY as a list of proxy addresses and CIDR ranges, and refuses "true" with a clear error', () => {
+    expect(parseEnv({}).TRUST_PROXY).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const value of ['true', '2']) {
+      expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(
+        /TRUST_PROXY: must list the trusted proxy addresses or CIDR ranges .* not "true" or a hop count/,
+      );
+    }
+    let message = '';
+    try {
+      parseEnv({ TRUST_PROXY: '10.0.0.0/33,proxy.local,1.2.3.4/8/9' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('"10.0.0.0/33" has an invalid prefix length');
+    expect(message).toContain('"proxy.local" is not an IP address or CIDR range');
+    expect(message).toContain('"1.2.3.4/8/9" is not an IP address or CIDR range');
+  });
+
+  it('generates the password pepper once in the data folder unless PASSWORD_PEPPER is set', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    const first = buildConfig(parseEnv({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) })).passwordPepper;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(path.join(dataDir, 'password-pepper')).mode & 0o777).toBe(0o600);
+    expect(buildConfig(parseEnv({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32) })).passwordPepper).toBe(first);
+    const set = 'p'.repeat(40);
+    expect(buildConfig(parseEnv({ DATA_DIR: dataDir, PASSWORD_PEPPER: set })).passwordPepper).toBe(set);
+    expect(() => parseEnv({ PASSWORD_PEPPER: 'short' })).toThrow(/PASSWORD_PEPPER: must be at least 32 characters/);
+  });
+
   it('serves the built web app in production only', () => {
-    expect(buildConfig(parseEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }), '/srv/web').webDistDir).toBe(
-      '/srv/web',
-    );
-    expect(buildConfig(parseEnv({ JWT_SECRET: 'x'.repeat(32) }), '/srv/web').webDistDir).toBeUndefined();
+    const secrets = { JWT_SECRET: 'x'.repeat(32), PASSWORD_PEPPER: 'y'.repeat(32) };
+    expect(buildConfig(parseEnv({ NODE_ENV: 'production', ...secrets }), '/srv/web').webDistDir).toBe('/srv/web');
+    expect(buildConfig(parseEnv(secrets), '/srv/web').webDistDir).toBeUndefined();
   });
 });

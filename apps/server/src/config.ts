@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -8,6 +10,50 @@ const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const positiveInt = (fallback: number) =>
   z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(fallback));
+
+/** Proxy presets that proxy-addr (behind Fastify's trustProxy) understands. */
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One trusted proxy: an IPv4 or IPv6 address, a CIDR range, or a preset; the problem in words otherwise. */
+export function trustedProxyProblem(entry: string): string | undefined {
+  if (PROXY_PRESETS.includes(entry)) return undefined;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return `"${entry}" is not an IP address or CIDR range`;
+  if (prefix === undefined) return undefined;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  if (!(bits >= 0 && bits <= (version === 4 ? 32 : 128))) return `"${entry}" has an invalid prefix length`;
+  return undefined;
+}
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed, as a comma-separated list of addresses and
+ * CIDR ranges. Never "true": trusting every sender lets anyone forge their address, which removes the
+ * per-address login limits and can aim them at someone else (docs/decisions/0017-login-limits.md).
+ */
+const TrustProxy = z.string().transform((value, ctx) => {
+  const text = value.trim();
+  if (text === 'false') return [];
+  if (text === 'true' || /^\d+$/.test(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'must list the trusted proxy addresses or CIDR ranges (e.g. "127.0.0.1,10.0.0.0/8"), not "true" or a hop count: trusting every sender lets anyone forge their address',
+    });
+    return z.NEVER;
+  }
+  const entries = text.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const problem = trustedProxyProblem(entry);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }
+  return entries;
+});
+
+/** Password checks at once: one per core (argon2 also runs threads of its own), at least 2. */
+function defaultHashConcurrency(): number {
+  return Math.max(2, availableParallelism());
+}
 
 /** USD per million tokens, per model; overridable with LLM_PRICES. */
 export const PriceTable = z.record(
@@ -34,7 +80,10 @@ export const EnvSchema = z.object({
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email('must be an email address').optional()),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, LogLevel.default('warn')),
-  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, TrustProxy.default([])),
+  PASSWORD_PEPPER: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  HASH_CONCURRENCY: positiveInt(defaultHashConcurrency()),
+  HASH_QUEUE_LIMIT: positiveInt(64),
   BODY_LIMIT_BYTES: positiveInt(100_000),
   WEB_DIST_DIR: optionalString,
   LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['anthropic', 'openai', 'scripted']).default('scripted')),
@@ -91,7 +140,13 @@ export interface AppConfig {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: z.infer<typeof LogLevel>;
-  trustProxy: boolean;
+  /** Trusted proxy addresses and CIDR ranges (X-Forwarded-For from them is believed); empty trusts none. */
+  trustProxy: string[];
+  /** Server-side key of the HMAC that stores generated study passwords (docs/decisions/0018-study-password-hmac.md). */
+  passwordPepper: string;
+  /** At most this many argon2 password checks at once, and this many waiting; beyond, logins get 503. */
+  hashConcurrency: number;
+  hashQueueLimit: number;
   bodyLimitBytes: number;
   /** Built web app served in production; undefined serves the API only. */
   webDistDir: string | undefined;
@@ -120,9 +175,9 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   return e;
 }
 
-/** Reads the JWT secret from the data folder, creating it (owner-only) on first start. */
-export function loadOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret');
+/** Reads a secret from the data folder (`jwt-secret` unless named), creating it (owner-only) on first start. */
+export function loadOrCreateSecret(dataDir: string, name = 'jwt-secret'): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
@@ -145,7 +200,10 @@ export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
+    passwordPepper: e.PASSWORD_PEPPER ?? loadOrCreateSecret(dataDir, 'password-pepper'),
+    hashConcurrency: e.HASH_CONCURRENCY,
+    hashQueueLimit: e.HASH_QUEUE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     webDistDir: e.WEB_DIST_DIR ?? (e.NODE_ENV === 'production' ? defaultWebDist : undefined),
     llm: {

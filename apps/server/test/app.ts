@@ -24,7 +24,10 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     adminEmail: undefined,
     adminPassword: undefined,
     logLevel: 'silent',
-    trustProxy: false,
+    trustProxy: [],
+    passwordPepper: 'test-pepper-test-pepper-test-pepper-0123456789',
+    hashConcurrency: 4,
+    hashQueueLimit: 64,
     bodyLimitBytes: 100_000,
     webDistDir: undefined,
     llm: {

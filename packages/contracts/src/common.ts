@@ -12,6 +12,7 @@ export const ErrorCode = z.enum([
   'NOT_FOUND',
   'CONFLICT',
   'RATE_LIMITED',
+  'SERVICE_BUSY',
   'PATHWAY_NOT_EARNED',
   'CODE_NOT_CONFIGURED',
   'PROLIFIC_ID_MISMATCH',

@@ -27,7 +27,7 @@ try {
     exitnoqualms: `DEMO-NOQUALMS-${suffix}`,
     exitceiling: `DEMO-CEILING-${suffix}`,
   });
-  const logins = await generateCredentials(deps, experiment.id, LOGINS, 'npm run demo');
+  const logins = await generateCredentials(deps, config.passwordPepper, experiment.id, LOGINS, 'npm run demo');
 
   const base = `http://localhost:${config.port}`;
   console.log(`Demo experiment: ${experiment.name}`);

@@ -15,6 +15,9 @@ export async function migrateToLatest(db: Kysely<DB>, options: { schema?: string
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    // Branches developed in parallel add migrations with names that may sort before ones already run on a
+    // database; each is independent of the others, so run any that are missing rather than refuse.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const result = await migrator.migrateToLatest();

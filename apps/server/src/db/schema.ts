@@ -27,10 +27,22 @@ export interface SessionsTable {
   revoked_at: DbTimestamp | null;
 }
 
-export interface LoginFailuresTable {
-  id: string;
+/** One row per account (`account:<email>`) and per account+address pair (`pair:<email> <address>`). */
+export interface LoginThrottlesTable {
   key: string;
-  failed_at: DbTimestamp;
+  /** Attempts counted in the current window (reserved before the password is checked). */
+  attempts: number;
+  window_start: DbTimestamp;
+  /** No attempt before this time (the growing delay of a pair). */
+  blocked_until: DbTimestamp | null;
+  updated_at: DbTimestamp;
+}
+
+/** Addresses an account has logged in from: the owner's usual addresses are never locked out. */
+export interface LoginKnownAddressesTable {
+  user_id: string;
+  address: string;
+  last_login_at: DbTimestamp;
 }
 
 export interface ExperimentsTable {
@@ -135,7 +147,8 @@ export interface ChatMessagesTable {
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  login_throttles: LoginThrottlesTable;
+  login_known_addresses: LoginKnownAddressesTable;
   experiments: ExperimentsTable;
   assignments: AssignmentsTable;
   allocation_slots: AllocationSlotsTable;

@@ -21,7 +21,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const send = (status: number, body: ErrorReply) => reply.code(status).send(body);
 
-    if (error instanceof AppError) return send(error.status, { error: error.message, code: error.code });
+    if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined)
+        reply.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
+      return send(error.status, { error: error.message, code: error.code });
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return send(400, { error: describeValidation(error, error.validationContext), code: 'VALIDATION_FAILED' });
     }

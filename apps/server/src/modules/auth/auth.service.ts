@@ -2,32 +2,65 @@ import type { LoginResult } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
 import { findUserByEmail, setLastLogin } from '../users/user.repository.js';
-import { decoyPasswordHash, verifyPassword } from '../users/password.js';
+import type { HashQueue } from '../users/hash-queue.js';
+import {
+  decoyPasswordHash,
+  generatePassword,
+  hashGeneratedPassword,
+  isSlowHash,
+  verifyPassword,
+} from '../users/password.js';
+import { looksLikeStudyLogin } from '../users/study-login.js';
 import { toBool } from '../../db/values.js';
-import { clearAccountFailures, isLimited, recordFailure } from './login-limiter.js';
+import type { LoginLimiter } from './login-limiter.js';
+import { addressKeyOf } from './login-rules.js';
 import { insertSession, revokeSession } from './session.repository.js';
 import type { TokenSigner } from './token.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
-export const TOO_MANY_ATTEMPTS = 'Too many failed login attempts. Please wait 15 minutes and try again.';
 
 export interface AuthContext {
   deps: AppDeps;
   signer: TokenSigner;
   tokenTtlSeconds: number;
+  limiter: LoginLimiter;
+  hashQueue: HashQueue;
+  /** Key of the HMAC that stores generated study passwords. */
+  pepper: string;
+}
+
+/**
+ * The stored hash to check a password against. An unknown email is checked against a decoy of the kind
+ * its shape suggests (an HMAC for a study-login address, argon2 otherwise), so the response time does
+ * not reveal which emails exist.
+ */
+async function hashToCheck(ctx: AuthContext, account: string, stored: string | undefined): Promise<string> {
+  if (stored !== undefined) return stored;
+  return looksLikeStudyLogin(account) ? hashGeneratedPassword(generatePassword(), ctx.pepper) : decoyPasswordHash();
 }
 
 export async function login(ctx: AuthContext, email: string, password: string, ip: string): Promise<LoginResult> {
   const { db } = ctx.deps.database;
   const now = ctx.deps.clock();
-  if (await isLimited(db, ip, email, now)) throw new AppError(429, 'RATE_LIMITED', TOO_MANY_ATTEMPTS);
+  const account = email.trim().toLowerCase();
+  const address = addressKeyOf(ip);
+  const user = await findUserByEmail(db, account);
+  const known = user ? await ctx.limiter.isKnown(user.id, address, now) : false;
 
-  const user = await findUserByEmail(db, email);
-  const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
-  if (!user || !valid) {
-    await recordFailure(db, ctx.deps.newId, ip, email, now);
-    throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+  // Reserved before the password is checked: parallel guesses cannot pass the limit.
+  const reservation = await ctx.limiter.reserve({ account, address, known }, now);
+  let valid: boolean;
+  try {
+    const stored = await hashToCheck(ctx, account, user?.password_hash);
+    const check = () => verifyPassword(stored, password, ctx.pepper);
+    valid = isSlowHash(stored) ? await ctx.hashQueue.run(known ? 'known' : 'unknown', check) : await check();
+  } catch (error) {
+    // Busy (503): the password was never checked, so the attempt does not count.
+    await reservation.cancel();
+    throw error;
   }
+  if (!user || !valid) throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+  await reservation.succeeded(user.id);
 
   const sessionId = ctx.deps.newId();
   const nowIso = now.toISOString();
@@ -38,7 +71,6 @@ export async function login(ctx: AuthContext, email: string, password: string, i
     expires_at: new Date(now.getTime() + ctx.tokenTtlSeconds * 1000).toISOString(),
   });
   await setLastLogin(db, user.id, nowIso);
-  await clearAccountFailures(db, email);
   const token = await ctx.signer.sign(
     { userId: user.id, email: user.email, isAdmin: toBool(user.is_admin) },
     sessionId,

@@ -1,57 +1,123 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import {
+  ACCOUNT_WINDOW_MS,
+  decideAccount,
+  decidePair,
+  describeWait,
+  KNOWN_ADDRESS_TTL_MS,
+  PAIR_IDLE_RESET_MS,
+  type Counter,
+  type Decision,
+} from './login-rules.js';
+import {
+  compareAndSetCounter,
+  deleteCounter,
+  findCounter,
+  isKnownAddress,
+  pruneThrottles,
+  refundAttempt,
+  rememberAddress,
+} from './login-throttle.repository.js';
 
-/** Failed logins are counted in the database (not process memory) so every server process agrees. */
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILURES_PER_ADDRESS = 30;
-export const MAX_FAILURES_PER_ACCOUNT = 10;
+// Login attempts are reserved in the database BEFORE the password is checked, with compare-and-set, so
+// parallel guesses cannot pass the limit (all processes share the counters). See
+// docs/decisions/0017-login-limits.md for the rules and why they cannot be turned against the owner.
 
-export const addressKey = (ip: string) => `ip:${ip}`;
-export const accountKey = (email: string) => `account:${email.toLowerCase()}`;
+export const pairKey = (account: string, address: string) => `pair:${account} ${address}`;
+export const accountKey = (account: string) => `account:${account}`;
 
-async function failuresSince(db: Kysely<DB>, key: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('login_failures')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('key', '=', key)
-    .where('failed_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** Tries before a reservation under heavy contention is refused (each failed try means another attempt won). */
+const MAX_TRIES = 20;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+export interface AttemptScope {
+  /** Lower-cased email as typed (the account need not exist: unknown emails are limited alike). */
+  account: string;
+  /** addressKeyOf(request.ip). */
+  address: string;
+  /** The address has logged in to this account recently: exempt from the account ceiling. */
+  known: boolean;
 }
 
-/** True when either the address or the account has too many recent failures. */
-export async function isLimited(db: Kysely<DB>, ip: string, email: string, now: Date): Promise<boolean> {
-  const since = new Date(now.getTime() - LOGIN_WINDOW_MS).toISOString();
-  const [byAddress, byAccount] = await Promise.all([
-    failuresSince(db, addressKey(ip), since),
-    failuresSince(db, accountKey(email), since),
-  ]);
-  return byAddress >= MAX_FAILURES_PER_ADDRESS || byAccount >= MAX_FAILURES_PER_ACCOUNT;
+/** A reserved attempt: confirm it on success, cancel it when the password could not be checked at all. */
+export interface Reservation {
+  succeeded(userId: string): Promise<void>;
+  cancel(): Promise<void>;
 }
 
-export async function recordFailure(
-  db: Kysely<DB>,
-  newId: () => string,
-  ip: string,
-  email: string,
-  now: Date,
-): Promise<void> {
-  const at = now.toISOString();
-  await db
-    .insertInto('login_failures')
-    .values([
-      { id: newId(), key: addressKey(ip), failed_at: at },
-      { id: newId(), key: accountKey(email), failed_at: at },
-    ])
-    .execute();
-  // Keep the table small: failures older than the window no longer count.
-  await db
-    .deleteFrom('login_failures')
-    .where('failed_at', '<', new Date(now.getTime() - LOGIN_WINDOW_MS).toISOString())
-    .execute();
+interface Taken {
+  key: string;
+  before: Counter | undefined;
+  after: Counter;
 }
 
-/** A successful login clears the account's failures (the address keeps its count). */
-export async function clearAccountFailures(db: Kysely<DB>, email: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('key', '=', accountKey(email)).execute();
+export function tooManyAttempts(retryAfterMs: number, scope: 'pair' | 'account'): AppError {
+  const wait = describeWait(retryAfterMs);
+  const message =
+    scope === 'pair'
+      ? `Too many failed login attempts. Please wait ${wait} and try again.`
+      : `Too many failed login attempts for this account. Please wait ${wait}, or log in from a device you have used before.`;
+  return new AppError(429, 'RATE_LIMITED', message, Math.ceil(retryAfterMs / 1000));
+}
+
+export class LoginLimiter {
+  private lastPrune = 0;
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** True when the account logged in from this address within the known-address period. */
+  isKnown(userId: string, address: string, now: Date): Promise<boolean> {
+    return isKnownAddress(this.db, userId, address, new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS));
+  }
+
+  /** Reserves one attempt, or throws 429 RATE_LIMITED with Retry-After. */
+  async reserve(scope: AttemptScope, now: Date): Promise<Reservation> {
+    await this.pruneNowAndThen(now);
+    const account = scope.known ? undefined : await this.take(accountKey(scope.account), decideAccount, now, 'account');
+    let pair: Taken;
+    try {
+      pair = await this.take(pairKey(scope.account, scope.address), decidePair, now, 'pair');
+    } catch (error) {
+      if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
+      throw error;
+    }
+    return {
+      succeeded: async (userId) => {
+        await deleteCounter(this.db, pair.key);
+        if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
+        await rememberAddress(this.db, userId, scope.address, now);
+      },
+      cancel: async () => {
+        // Put the pair back as it was, unless another attempt has moved it since.
+        if (pair.before) await compareAndSetCounter(this.db, pair.key, pair.after, pair.before);
+        else
+          await compareAndSetCounter(this.db, pair.key, pair.after, { ...pair.after, attempts: 0, blockedUntil: null });
+        if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
+      },
+    };
+  }
+
+  private async take(
+    key: string,
+    decide: (counter: Counter | undefined, now: Date) => Decision,
+    now: Date,
+    scope: 'pair' | 'account',
+  ): Promise<Taken> {
+    for (let i = 0; i < MAX_TRIES; i++) {
+      const before = await findCounter(this.db, key);
+      const decision = decide(before, now);
+      if (!decision.allowed) throw tooManyAttempts(decision.retryAfterMs, scope);
+      if (await compareAndSetCounter(this.db, key, before, decision.next)) return { key, before, after: decision.next };
+    }
+    throw tooManyAttempts(1000, scope);
+  }
+
+  private async pruneNowAndThen(now: Date): Promise<void> {
+    if (Math.abs(now.getTime() - this.lastPrune) < PRUNE_EVERY_MS) return;
+    this.lastPrune = now.getTime();
+    const idle = Math.max(PAIR_IDLE_RESET_MS, ACCOUNT_WINDOW_MS);
+    await pruneThrottles(this.db, new Date(now.getTime() - idle), new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS));
+  }
 }

@@ -2,14 +2,12 @@ import { randomInt } from 'node:crypto';
 import { CREDENTIAL_BATCH_MAX, type GeneratedCredential } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { generatePassword, hashPassword } from '../users/password.js';
+import { generatePassword, hashGeneratedPassword } from '../users/password.js';
+import { STUDY_LOGIN_DOMAIN } from '../users/study-login.js';
 import { findExperimentById } from './experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from './experiments.service.js';
 
-/** argon2 runs on libuv's thread pool (4 threads by default): more in flight only queues. */
-const HASH_CONCURRENCY = 4;
 const INSERT_CHUNK = 100;
-const EMAIL_DOMAIN = 'studychat.local';
 const EMAIL_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const PASSWORD_LENGTH = 16;
 const MAX_EMAIL_ATTEMPTS = 10;
@@ -18,33 +16,17 @@ const MAX_EMAIL_ATTEMPTS = 10;
 export function generateStudyEmail(): string {
   let local = '';
   for (let i = 0; i < 8; i++) local += EMAIL_ALPHABET[randomInt(EMAIL_ALPHABET.length)];
-  return `study-${local}@${EMAIL_DOMAIN}`;
-}
-
-/** Maps items through an async function with at most `limit` calls in flight, keeping order. */
-export async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+  return `study-${local}@${STUDY_LOGIN_DOMAIN}`;
 }
 
 /**
- * Generates `count` study logins for an experiment. Passwords are returned once and stored only as
- * argon2id hashes; each login records in its metadata which experiment and batch it belongs to.
+ * Generates `count` study logins for an experiment. Passwords are returned once and stored only as an
+ * HMAC under the server's pepper (long random strings need no slow hash: docs/decisions/0018); each login
+ * records in its metadata which experiment and batch it belongs to.
  */
 export async function generateCredentials(
   deps: AppDeps,
+  pepper: string,
   experimentId: string,
   count: number,
   generatedBy: string,
@@ -56,9 +38,9 @@ export async function generateCredentials(
   const { db } = deps.database;
   if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
 
-  const logins = await mapWithConcurrency(Array.from({ length: count }), HASH_CONCURRENCY, async () => {
+  const logins = Array.from({ length: count }, () => {
     const password = generatePassword(PASSWORD_LENGTH);
-    return { id: deps.newId(), email: newEmail(), password, passwordHash: await hashPassword(password) };
+    return { id: deps.newId(), email: newEmail(), password, passwordHash: hashGeneratedPassword(password, pepper) };
   });
   const now = deps.clock().toISOString();
   const metadata = JSON.stringify({ experimentId, batchId: deps.newId(), generatedAt: now, generatedBy });

@@ -26,7 +26,7 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
     updateCompletionCodes(deps, request.params.id, request.body.codes),
   );
   route(app, experimentRoutes.batchCredentials, admin, (request) =>
-    generateCredentials(deps, request.params.id, request.body.count, caller(request).userId),
+    generateCredentials(deps, ctx.config.passwordPepper, request.params.id, request.body.count, caller(request).userId),
   );
   route(app, experimentRoutes.completionCode, { guards: [guards.requireUser] }, (request) =>
     getCompletionCode(deps, caller(request), request.params.id, request.query.pathway),

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/app.js';
+import { TEST_DIALECTS } from '../../test/databases.js';
+import { ACCOUNT_CEILING, FREE_ATTEMPTS_PER_PAIR } from '../modules/auth/login-rules.js';
+import { createUser } from '../modules/users/users.service.js';
+
+// The login race of the probe: 500 parallel admin logins, 499 wrong and 1 right. Attempts are reserved
+// in the database before the password is checked, so no more than the limit ever reach the check.
+
+const PARALLEL = 500;
+const PASSWORD = 'the-right-admin-password';
+
+describe.each(TEST_DIALECTS)('parallel login guesses on %s', (dialect) => {
+  const t = useTestApp(dialect, { config: { trustProxy: ['127.0.0.1'] } });
+
+  async function race(email: string, addressOf: (i: number) => string) {
+    const right = Math.floor(Math.random() * PARALLEL);
+    const replies = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        t().app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: { 'x-forwarded-for': addressOf(i) },
+          payload: { email, password: i === right ? PASSWORD : `wrong-${i}` },
+        }),
+      ),
+    );
+    const count = (status: number) => replies.filter((r) => r.statusCode === status).length;
+    // Nothing else: no 5xx (the hashing queue is big enough for what passes the limit).
+    expect(count(200) + count(401) + count(429)).toBe(PARALLEL);
+    return { checked: count(200) + count(401), loggedIn: count(200), rightReply: replies[right] };
+  }
+
+  it('lets at most the free attempts of one address through to the password check', async () => {
+    const email = `admin-pair-${dialect}@lab.test`;
+    await createUser(t().deps, { email, password: PASSWORD, isAdmin: true });
+    const { checked, loggedIn, rightReply } = await race(email, () => '203.0.113.5');
+    expect(checked).toBeLessThanOrEqual(FREE_ATTEMPTS_PER_PAIR);
+    expect(checked).toBeGreaterThan(0);
+    // The right password got in only if it was among the attempts checked; otherwise it waited like the rest.
+    expect([200, 429]).toContain(rightReply?.statusCode);
+    expect(loggedIn).toBe(rightReply?.statusCode === 200 ? 1 : 0);
+  });
+
+  it('lets at most the account ceiling through when every guess comes from a different address', async () => {
+    const email = `admin-ceiling-${dialect}@lab.test`;
+    await createUser(t().deps, { email, password: PASSWORD, isAdmin: true });
+    const { checked, loggedIn } = await race(email, (i) => `198.18.${Math.floor(i / 250)}.${i % 250}`);
+    expect(checked).toBeLessThanOrEqual(ACCOUNT_CEILING);
+    expect(checked).toBeGreaterThan(0);
+    // Under contention some attempts are refused early (never wrongly let through): the guesses that
+    // follow, one by one from yet more addresses, use up exactly what is left of the ceiling.
+    let later = 0;
+    for (let i = 0; i <= ACCOUNT_CEILING; i++) {
+      const next = await t().app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'x-forwarded-for': `192.0.2.${i}` },
+        payload: { email, password: 'another-guess' },
+      });
+      if (next.statusCode === 429) break;
+      expect(next.statusCode).toBe(401);
+      later += 1;
+    }
+    expect(checked - loggedIn + later).toBe(ACCOUNT_CEILING);
+  });
+});
