@@ -41,6 +41,9 @@ export async function consentAndChoose(page: Page, choice: 'questions' | 'confir
       name: choice === 'questions' ? 'I have questions or concerns about MMR' : 'No concerns about the MMR vaccine',
     })
     .click();
+  // The entry page records the choice before it moves on; wait for that, so a test that navigates next
+  // does not race it.
+  await expect(page).toHaveURL(choice === 'questions' ? /\/baseline-intention$/ : /\/completion/);
 }
 
 /** Picks a point on the 7-point scale by its visible number. */
