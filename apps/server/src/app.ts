@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import type { AppDeps } from './lib/deps.js';
 import { registerAuth, type Guards } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { serverLimits } from './plugins/server-limits.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
@@ -35,9 +36,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       redact: { paths: ['req.headers.authorization', 'req.body.password', 'req.body.message'], remove: true },
     },
     bodyLimit: config.bodyLimitBytes,
+    ...serverLimits(config.http),
     // Only the listed proxies' X-Forwarded-For is believed (config.ts refuses a blanket true).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
+  app.server.maxConnections = config.http.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The API speaks JSON only: other bodies get 415 rather than reaching validation as strings.

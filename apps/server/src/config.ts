@@ -62,6 +62,18 @@ export const PriceTable = z.record(
 );
 export type PriceTable = z.infer<typeof PriceTable>;
 
+/**
+ * With these a trickling body is cut within 25 s (the request deadline plus Node's 5 s check interval);
+ * 800 connections stay well under the common open-file limit of 1,024.
+ */
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 20_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 800,
+};
+
 /** Every environment variable the server reads, validated once at start (README lists them). */
 export const EnvSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
@@ -85,6 +97,11 @@ export const EnvSchema = z.object({
   HASH_CONCURRENCY: positiveInt(defaultHashConcurrency()),
   HASH_QUEUE_LIMIT: positiveInt(64),
   BODY_LIMIT_BYTES: positiveInt(100_000),
+  HEADERS_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+  IDLE_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.idleTimeoutMs),
+  MAX_CONNECTIONS: positiveInt(DEFAULT_HTTP_LIMITS.maxConnections),
   WEB_DIST_DIR: optionalString,
   LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['anthropic', 'openai', 'scripted']).default('scripted')),
   LLM_MODEL: optionalString,
@@ -148,9 +165,24 @@ export interface AppConfig {
   hashConcurrency: number;
   hashQueueLimit: number;
   bodyLimitBytes: number;
+  /** Connection limits against slow and idle clients (docs/decisions/0019-timeouts-and-connections.md). */
+  http: HttpLimits;
   /** Built web app served in production; undefined serves the API only. */
   webDistDir: string | undefined;
   llm: LlmConfig;
+}
+
+export interface HttpLimits {
+  /** All request headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request (headers and body) must arrive within this: a trickling body is cut. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection on which nothing moves for this long is closed (event streams send a heartbeat). */
+  idleTimeoutMs: number;
+  /** Connections beyond this are closed at once, leaving file handles for the database and files. */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {}
@@ -171,6 +203,8 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   if (e.LLM_PROVIDER === 'openai' && !e.OPENAI_API_KEY && !e.OPENAI_BASE_URL)
     problems.push('  - OPENAI_API_KEY: required when LLM_PROVIDER=openai (or set OPENAI_BASE_URL for a local server)');
   if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) problems.push('  - ADMIN_EMAIL: required when ADMIN_PASSWORD is set');
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
+    problems.push('  - HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return e;
 }
@@ -205,6 +239,13 @@ export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
     hashConcurrency: e.HASH_CONCURRENCY,
     hashQueueLimit: e.HASH_QUEUE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    http: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.IDLE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
     webDistDir: e.WEB_DIST_DIR ?? (e.NODE_ENV === 'production' ? defaultWebDist : undefined),
     llm: {
       provider: e.LLM_PROVIDER,

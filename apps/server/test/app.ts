@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { AppConfig } from '../src/config.js';
+import { DEFAULT_HTTP_LIMITS, type AppConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { AppDeps } from '../src/lib/deps.js';
 import { createStudyScriptedModel } from '../src/llm/create-chat-model.js';
@@ -29,6 +29,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     hashConcurrency: 4,
     hashQueueLimit: 64,
     bodyLimitBytes: 100_000,
+    http: DEFAULT_HTTP_LIMITS,
     webDistDir: undefined,
     llm: {
       provider: 'scripted',

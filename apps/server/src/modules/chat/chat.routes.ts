@@ -11,11 +11,13 @@ import {
   prepareReply,
   type ChatContext,
 } from './chat.service.js';
-import { openEventStream } from './chat.stream.js';
+import { openEventStream, type StreamOptions } from './chat.stream.js';
 
 /** Long enough for a slow first token after retries; renewed every third of it while streaming. */
 const MIN_LEASE_MS = 60_000;
 const INITIAL_POLL_MS = 100;
+/** A comment line this often keeps an event stream open through proxies and the server's idle time-out. */
+const HEARTBEAT_MS = 15_000;
 
 /** The participant's chat: thread, initial message and replies as event streams, and the stored messages. */
 export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -27,6 +29,11 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     log: app.log,
   };
   const guards = [ctx.guards.requireUser];
+  // A stream is idle (and ended) only after the model has had its whole time-out and retries, and more.
+  const stream: StreamOptions = {
+    heartbeatMs: HEARTBEAT_MS,
+    idleMs: Math.max(120_000, ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs + 30_000),
+  };
 
   route(app, chatRoutes.initiate, { guards }, (request) =>
     initiateChat(chat, caller(request).userId, request.body.experimentId),
@@ -34,12 +41,12 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   route(app, chatRoutes.initialMessage, { guards }, async (request, reply) => {
     const run = await prepareInitialMessage(chat, caller(request).userId, request.params.threadId);
-    await run(openEventStream(reply));
+    await run(openEventStream(reply, stream));
   });
 
   route(app, chatRoutes.sendMessage, { guards }, async (request, reply) => {
     const run = await prepareReply(chat, caller(request).userId, request.params.threadId, request.body.message);
-    await run(openEventStream(reply));
+    await run(openEventStream(reply, stream));
   });
 
   route(app, chatRoutes.messages, { guards }, (request) =>
