@@ -8,6 +8,7 @@ import { serverLimits } from './plugins/server-limits.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { registerChatLimitRoutes } from './modules/chat/chat-limits.routes.js';
 import { registerChatRoutes } from './modules/chat/chat.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { LoginLimiter } from './modules/auth/login-limiter.js';
@@ -68,6 +69,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
   registerChatRoutes(app, ctx);
+  registerChatLimitRoutes(app, ctx);
   registerExperimentRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
   registerSurveyRoutes(app, ctx);

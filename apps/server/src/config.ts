@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { CHAT_LIMIT_MAX, type ChatLimits } from '@studychat/contracts';
 import { z } from 'zod';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -113,6 +114,14 @@ export const EnvSchema = z.object({
   LLM_THINKING_BUDGET: positiveInt(1024),
   LLM_TIMEOUT_MS: positiveInt(60_000),
   LLM_RETRY_BUDGET_MS: positiveInt(20_000),
+  CHAT_MAX_MESSAGES: positiveInt(30),
+  CHAT_MAX_MESSAGE_CHARS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().positive().max(CHAT_LIMIT_MAX.maxMessageChars).default(1000),
+  ),
+  CHAT_HISTORY_TOKENS: positiveInt(8000),
+  CHAT_PARTICIPANT_TOKENS: positiveInt(150_000),
+  CHAT_BUDGET_USD: z.preprocess(emptyAsUndefined, z.coerce.number().positive().optional()),
   LLM_PRICES: z.preprocess(
     emptyAsUndefined,
     z
@@ -170,6 +179,8 @@ export interface AppConfig {
   /** Built web app served in production; undefined serves the API only. */
   webDistDir: string | undefined;
   llm: LlmConfig;
+  /** The chat's limits for experiments that set none of their own (README, "Chat limits"). */
+  chatLimits: ChatLimits;
 }
 
 export interface HttpLimits {
@@ -220,6 +231,23 @@ export function loadOrCreateSecret(dataDir: string, name = 'jwt-secret'): string
   return secret;
 }
 
+/** The chat model's settings alone (the model check needs no data folder or secret). */
+export function buildLlmConfig(e: Env): LlmConfig {
+  return {
+    provider: e.LLM_PROVIDER,
+    model: e.LLM_MODEL ?? DEFAULT_MODELS[e.LLM_PROVIDER],
+    anthropicApiKey: e.ANTHROPIC_API_KEY,
+    anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
+    openaiApiKey: e.OPENAI_API_KEY,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    maxTokens: e.LLM_MAX_TOKENS,
+    thinkingBudget: e.LLM_THINKING_BUDGET,
+    timeoutMs: e.LLM_TIMEOUT_MS,
+    retryBudgetMs: e.LLM_RETRY_BUDGET_MS,
+    prices: e.LLM_PRICES ?? {},
+  };
+}
+
 export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -247,18 +275,14 @@ export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
       maxConnections: e.MAX_CONNECTIONS,
     },
     webDistDir: e.WEB_DIST_DIR ?? (e.NODE_ENV === 'production' ? defaultWebDist : undefined),
-    llm: {
-      provider: e.LLM_PROVIDER,
-      model: e.LLM_MODEL ?? DEFAULT_MODELS[e.LLM_PROVIDER],
-      anthropicApiKey: e.ANTHROPIC_API_KEY,
-      anthropicBaseUrl: e.ANTHROPIC_BASE_URL,
-      openaiApiKey: e.OPENAI_API_KEY,
-      openaiBaseUrl: e.OPENAI_BASE_URL,
-      maxTokens: e.LLM_MAX_TOKENS,
-      thinkingBudget: e.LLM_THINKING_BUDGET,
-      timeoutMs: e.LLM_TIMEOUT_MS,
-      retryBudgetMs: e.LLM_RETRY_BUDGET_MS,
-      prices: e.LLM_PRICES ?? {},
+    llm: buildLlmConfig(e),
+    chatLimits: {
+      maxMessages: e.CHAT_MAX_MESSAGES,
+      maxMessageChars: e.CHAT_MAX_MESSAGE_CHARS,
+      replyTokens: e.LLM_MAX_TOKENS,
+      historyTokens: e.CHAT_HISTORY_TOKENS,
+      participantTokens: e.CHAT_PARTICIPANT_TOKENS,
+      budgetUsd: e.CHAT_BUDGET_USD ?? null,
     },
   };
 }

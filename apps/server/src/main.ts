@@ -6,6 +6,7 @@ import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 import { defaultDeps } from './lib/deps.js';
 import { createChatModel } from './llm/create-chat-model.js';
+import { checkModel, createCheckModel } from './llm/model-check.js';
 import { bootstrapAdmin } from './modules/users/users.service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -72,6 +73,17 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const db = database.dialect === 'postgres' ? 'PostgreSQL' : `SQLite at ${config.sqliteFile}`;
   console.log(`StudyChat listening on ${address} (${db}${config.webDistDir ? '' : ', API only'})`);
+
+  // A wrong key, model name or an empty account should show now, not when a participant chats. Not awaited:
+  // the server is already serving while the model answers.
+  if (config.llm.provider !== 'scripted') {
+    const llm = config.llm;
+    void checkModel(createCheckModel(llm), llm).then((result) => {
+      if (result.ok) return;
+      app.log.warn({ problem: result.problem }, `AI model check failed: ${result.message}`);
+      console.warn(`\n*** The AI model check failed: ${result.message} ***\n(Run npm run model:check after fixing it.)\n`);
+    });
+  }
 }
 
 main().catch((error: unknown) => {

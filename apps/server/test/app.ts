@@ -44,6 +44,14 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       retryBudgetMs: 2000,
       prices: {},
     },
+    chatLimits: {
+      maxMessages: 30,
+      maxMessageChars: 1000,
+      replyTokens: 1024,
+      historyTokens: 8000,
+      participantTokens: 150_000,
+      budgetUsd: null,
+    },
     ...overrides,
   };
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, IdParams, Timestamp } from './common.js';
 import { USER_SORT_FIELDS } from './constants.js';
+import { MessageStatus } from './chat.js';
+import { BudgetStatus } from './chat-settings.js';
 import { Assignment } from './participants.js';
 import { SurveyResponse } from './surveys.js';
 
@@ -47,6 +49,9 @@ export const AdminMessage = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   created_at: Timestamp,
+  status: MessageStatus,
+  /** Why a reply failed or stopped (provider error, server stopped); null when complete. */
+  error_message: z.string().nullable(),
   /** JSON string: an array of `{type:'thinking', thinking}` and `{type:'redacted_thinking'}` entries, in order. */
   thinking_log: z.string().nullable(),
   model_used: z.string().nullable(),
@@ -65,8 +70,26 @@ export const SystemInfo = z.object({
   llmModel: z.string(),
   /** True when the scripted offline model answers: no real AI model is connected. */
   scripted: z.boolean(),
+  /** Experiments whose chat budget is 80% or more spent, for a warning on every admin page. */
+  budgetAlerts: z.array(BudgetStatus.extend({ experimentId: Id, name: z.string() })),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
+
+export const MODEL_PROBLEMS = ['key', 'model', 'quota', 'rate_limited', 'unavailable', 'network', 'rejected', 'empty'] as const;
+export type ModelProblem = (typeof MODEL_PROBLEMS)[number];
+
+/** The result of a tiny request to the configured model, in plain words. */
+export const ModelCheckReply = z.object({
+  ok: z.boolean(),
+  provider: z.enum(['anthropic', 'openai', 'scripted']),
+  model: z.string(),
+  /** What is wrong, as a category; null when the check passed. */
+  problem: z.enum(MODEL_PROBLEMS).nullable(),
+  /** One or two sentences for the researcher: what happened and what to change. */
+  message: z.string(),
+  latencyMs: z.number().int(),
+});
+export type ModelCheckReply = z.infer<typeof ModelCheckReply>;
 
 const UserThreadParams = z.object({ id: Id, threadId: Id });
 
@@ -98,4 +121,6 @@ export const adminRoutes = {
     reply: z.array(SurveyResponse),
   }),
   system: defineRoute({ method: 'GET', path: '/api/admin/system', reply: SystemInfo }),
+  /** Sends a tiny request to the configured model and says what is wrong, if anything. */
+  modelCheck: defineRoute({ method: 'POST', path: '/api/admin/model-check', reply: ModelCheckReply }),
 };

@@ -3,6 +3,11 @@ import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
 import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
 import { FreeText } from './text.js';
+import { CHAT_CLOSE_REASONS } from './chat-limits.js';
+
+/** The chat ended for the participant (a limit, or their completion); null while it is open. */
+export const ChatClosure = z.object({ reason: z.enum(CHAT_CLOSE_REASONS) });
+export type ChatClosure = z.infer<typeof ChatClosure>;
 
 export const ChatProgress = z.object({
   rounds: z.number().int(),
@@ -10,19 +15,42 @@ export const ChatProgress = z.object({
   chars: z.number().int(),
   points: z.number(),
   complete: z.boolean(),
+  /**
+   * Set when the chat ended by a limit (messages, tokens, budget) or because the participant's
+   * completion is recorded. A chat ended by a limit lets the participant proceed as a complete one
+   * does (`chatAllowsProceed`): the model never blocks the journey.
+   */
+  closed: ChatClosure.nullable(),
 });
 export type ChatProgress = z.infer<typeof ChatProgress>;
+
+/** The limits the chat page needs to show: the message length counter and how many messages are left. */
+export const ChatLimitsView = z.object({
+  maxMessageChars: z.number().int(),
+  messagesLeft: z.number().int(),
+});
+export type ChatLimitsView = z.infer<typeof ChatLimitsView>;
+
+/**
+ * complete; streaming (being written now); interrupted (the server stopped part way); error (the model
+ * failed; any text that arrived is kept); empty (the model answered nothing: shown as '[No response from
+ * assistant]').
+ */
+export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'error', 'empty'] as const;
+export const MessageStatus = z.enum(MESSAGE_STATUSES);
+export type MessageStatus = z.infer<typeof MessageStatus>;
 
 export const ChatMessage = z.object({
   id: Id,
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   created_at: Timestamp,
+  status: MessageStatus,
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const InitiateBody = z.object({ experimentId: Id });
-export const InitiateReply = z.object({ threadId: Id, progress: ChatProgress });
+export const InitiateReply = z.object({ threadId: Id, progress: ChatProgress, limits: ChatLimitsView });
 export type InitiateReply = z.infer<typeof InitiateReply>;
 export const ThreadParams = z.object({ threadId: Id });
 export const SendMessageBody = z.object({
@@ -31,7 +59,14 @@ export const SendMessageBody = z.object({
     `Messages can be at most ${CHAT_MESSAGE_MAX_LENGTH} characters long`,
   ).refine((m) => m.trim().length > 0, 'Message cannot be empty'),
 });
-export const ThreadMessagesReply = z.object({ threadId: Id, messages: z.array(ChatMessage), progress: ChatProgress });
+export const ThreadMessagesReply = z.object({
+  threadId: Id,
+  messages: z.array(ChatMessage),
+  progress: ChatProgress,
+  limits: ChatLimitsView,
+  /** A reply is being written right now (perhaps for a request from a page the participant left). */
+  replying: z.boolean(),
+});
 export type ThreadMessagesReply = z.infer<typeof ThreadMessagesReply>;
 
 /** One `data:` line of the chat event stream; the stream ends with `data: [DONE]`. */

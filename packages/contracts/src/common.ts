@@ -18,6 +18,8 @@ export const ErrorCode = z.enum([
   'PROLIFIC_ID_MISMATCH',
   'NO_CONDITION',
   'REPLY_IN_PROGRESS',
+  'CHAT_CLOSED',
+  'MESSAGE_TOO_LONG',
   'MODEL_UNAVAILABLE',
   'INTERNAL',
 ]);

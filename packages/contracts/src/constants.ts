@@ -26,8 +26,11 @@ export const LIKERT_MID = Math.floor((LIKERT_MIN + LIKERT_MAX) / 2);
 /** Baseline-intention strata for balanced randomisation (1-2, 3-4, 5-6). */
 export const STRATA = ['1-2', '3-4', '5-6'] as const;
 
-/** Longest message a participant may send, in characters. */
-export const CHAT_MESSAGE_MAX_LENGTH = 4000;
+/**
+ * Longest message the API accepts at all, in characters. Each experiment sets its own, lower limit
+ * (default 1,000, see ChatLimits); this bound only keeps absurd bodies out before the service checks it.
+ */
+export const CHAT_MESSAGE_MAX_LENGTH = 10_000;
 export const CHAT_POINTS_TARGET = 100;
 export const CHAT_ROUNDS_TARGET = 3;
 

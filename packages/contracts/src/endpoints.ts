@@ -43,6 +43,8 @@ export const endpoints = {
     completionCode: endpoint<E['completionCode']>('GET', '/api/experiments/:id/completion-code'),
     participantSummary: endpoint<E['participantSummary']>('GET', '/api/experiments/:id/participant-summary'),
     participantsDetailed: endpoint<E['participantsDetailed']>('GET', '/api/experiments/:id/participants-detailed'),
+    chatLimits: endpoint<E['chatLimits']>('GET', '/api/experiments/:id/chat-limits'),
+    updateChatLimits: endpoint<E['updateChatLimits']>('PUT', '/api/experiments/:id/chat-limits'),
     exportFile: endpoint<E['exportFile']>('GET', '/api/experiments/:id/export/:file'),
   },
   participants: {
@@ -72,5 +74,6 @@ export const endpoints = {
     assignments: endpoint<D['assignments']>('GET', '/api/admin/users/:id/assignments'),
     surveyResponses: endpoint<D['surveyResponses']>('GET', '/api/admin/users/:id/survey-responses'),
     system: endpoint<D['system']>('GET', '/api/admin/system'),
+    modelCheck: endpoint<D['modelCheck']>('POST', '/api/admin/model-check'),
   },
 };

@@ -9,6 +9,7 @@ import {
   EXPERIMENT_NAME_MAX,
   EXPORT_FILES,
 } from './constants.js';
+import { ChatLimitsReply, UpdateChatLimitsBody } from './chat-settings.js';
 
 export const CompletionCodes = z.object({
   complete: z.string().nullable(),
@@ -130,6 +131,20 @@ export const experimentRoutes = {
     path: '/api/experiments/:id/participants-detailed',
     params: IdParams,
     reply: z.array(DetailedParticipantRow),
+  }),
+  /** The experiment's chat limits and budget: defaults, its own values, what applies, what was spent. */
+  chatLimits: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/chat-limits',
+    params: IdParams,
+    reply: ChatLimitsReply,
+  }),
+  updateChatLimits: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/chat-limits',
+    params: IdParams,
+    body: UpdateChatLimitsBody,
+    reply: ChatLimitsReply,
   }),
   /** CSV download: participants.csv, messages.csv, surveys.csv, codebook.csv. */
   exportFile: defineRoute({ method: 'GET', path: '/api/experiments/:id/export/:file', params: ExportParams }),

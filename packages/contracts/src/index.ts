@@ -8,6 +8,8 @@ export * from './experiments.js';
 export * from './participants.js';
 export * from './surveys.js';
 export * from './chat.js';
+export * from './chat-limits.js';
+export * from './chat-settings.js';
 export * from './admin.js';
 export * from './endpoints.js';
 export * from './study/index.js';

@@ -5,9 +5,11 @@ export type * from './route.js';
 export { endpoints, type Endpoint } from './endpoints.js';
 export * from './study/types.js';
 export { studyDefinition } from './study/mmr-study.web.js';
-/** The chat's canned greeting on its own, so the chat page does not pull in the whole study text. */
-export { mmrFallbackGreeting as chatFallbackGreeting } from './study/mmr-study.greeting.js';
+/** The chat's canned greetings on their own, so the chat page does not pull in the whole study text. */
+export { mmrFallbackGreetings as chatFallbackGreetings } from './study/mmr-study.greeting.js';
 export * from './chat-progress.js';
+export * from './chat-limits.js';
+export type * from './chat-settings.js';
 export type { CodeKey, Condition, ErrorCode, ErrorReply, Pathway } from './common.js';
 export type { LoginResult, TokenPayload } from './auth.js';
 export type * from './experiments.js';

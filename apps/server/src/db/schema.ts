@@ -52,6 +52,13 @@ export interface ExperimentsTable {
   code_complete: string | null;
   code_exitnoqualms: string | null;
   code_exitceiling: string | null;
+  /** The experiment's own chat limits; null: the environment's default applies (chat-limits.ts). */
+  chat_max_messages: number | null;
+  chat_max_message_chars: number | null;
+  chat_reply_tokens: number | null;
+  chat_history_tokens: number | null;
+  chat_participant_tokens: number | null;
+  chat_budget_usd: DbNumber | null;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
 }
@@ -119,6 +126,12 @@ export interface ChatThreadsTable {
   title: string | null;
   reply_lock_id: string | null;
   reply_lock_until: DbTimestamp | null;
+  /** Input plus output tokens of the thread's assistant messages (PostgreSQL bigint may read as a string). */
+  tokens_used: ColumnType<number | string, number | undefined, number>;
+  cost_usd: ColumnType<number | string, number | undefined, number>;
+  /** Why the chat ended by a limit (message_limit, token_limit, budget); null while open. */
+  closed_reason: string | null;
+  closed_at: DbTimestamp | null;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
 }
@@ -130,7 +143,7 @@ export interface ChatMessagesTable {
   role: 'user' | 'assistant';
   content: string;
   is_initial: DbBool;
-  status: 'complete' | 'error' | 'interrupted';
+  status: 'complete' | 'streaming' | 'interrupted' | 'error' | 'empty';
   error_message: string | null;
   model_used: string | null;
   input_tokens: number | null;

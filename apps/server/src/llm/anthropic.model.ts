@@ -50,13 +50,15 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
   return createStreamingModel(
     { provider: 'anthropic', model: options.model, timeoutMs: options.timeoutMs, retry: options.retry },
     async (request, ctx) => {
+      const replyTokens = request.maxTokens ?? options.maxTokens;
+      const think = request.thinking !== false;
       const stream = await client.messages.create(
         {
           model: options.model,
-          max_tokens: budget + options.maxTokens,
+          max_tokens: think ? budget + replyTokens : replyTokens,
           system: request.system,
           messages: openingTurns(request.history),
-          thinking,
+          ...(think ? { thinking } : {}),
           stream: true,
         },
         { signal: ctx.signal },

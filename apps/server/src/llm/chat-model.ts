@@ -12,6 +12,10 @@ export interface ChatRequest {
   history: ChatTurn[];
   /** The participant's condition; only the scripted model uses it (real models get the system prompt). */
   condition: Condition;
+  /** Tokens of the visible reply; the adapter's configured value when absent. */
+  maxTokens?: number;
+  /** False asks for no extended thinking (the model check's tiny request). */
+  thinking?: boolean;
 }
 
 /** One entry of the thinking log, stored as JSON text in this exact shape. */

@@ -1,6 +1,14 @@
 import type { PartialReplyInfo } from './chat-model.js';
 
-export type ChatModelFailure = 'rate_limited' | 'unavailable' | 'connection' | 'timeout' | 'rejected' | 'incomplete';
+export type ChatModelFailure =
+  | 'rate_limited'
+  | 'unavailable'
+  | 'connection'
+  | 'timeout'
+  | 'rejected'
+  | 'incomplete'
+  /** The account has no credit or quota left: retrying cannot help. */
+  | 'quota';
 
 /** A failed model call, classified so the retry policy and the participant's message can depend on it. */
 export class ChatModelError extends Error {
@@ -17,6 +25,8 @@ export class ChatModelError extends Error {
       status?: number;
       /** The provider asked us to wait this long before retrying. */
       retryAfterMs?: number;
+      /** The provider's own error type or code, e.g. `authentication_error`, `model_not_found`. */
+      providerCode?: string;
       partial?: PartialReplyInfo;
       cause?: unknown;
     } = {},
@@ -74,6 +84,20 @@ function bodyErrorType(shape: SdkErrorShape): string | undefined {
 
 const TRANSIENT_BODY_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'server_error']);
 
+/** OpenAI answers an exhausted quota with 429 `insufficient_quota`; Anthropic with 400 and a credit message. */
+function isQuotaExhausted(type: string | undefined, detail: string): boolean {
+  return type === 'insufficient_quota' || /credit balance is too low/i.test(detail);
+}
+
+/** An OpenAI-style `code` beside the `type` (`model_not_found`, `invalid_api_key`). */
+function bodyErrorCode(shape: SdkErrorShape & { code?: unknown }): string | undefined {
+  if (typeof shape.code === 'string') return shape.code;
+  const body = shape.error;
+  if (!body || typeof body !== 'object') return undefined;
+  const code = (body as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * Turns whatever an SDK threw into a ChatModelError. `timedOut` says our own idle timer aborted the
  * call, which the SDK reports as a user abort.
@@ -86,10 +110,15 @@ export function classifyError(error: unknown, partial: PartialReplyInfo, timedOu
   const name = typeof shape.name === 'string' ? shape.name : '';
   const detail = typeof shape.message === 'string' ? shape.message : String(error);
   const status = typeof shape.status === 'number' ? shape.status : undefined;
-  const common = { status, partial, cause: error };
+  const type = bodyErrorType(shape);
+  const providerCode = bodyErrorCode(shape) ?? type;
+  const common = { status, partial, cause: error, ...(providerCode ? { providerCode } : {}) };
 
   if (name === 'APIConnectionTimeoutError' || error?.constructor?.name === 'APIConnectionTimeoutError') {
     return new ChatModelError('timeout', 'The model did not answer in time', common);
+  }
+  if (isQuotaExhausted(providerCode, detail) || isQuotaExhausted(type, detail)) {
+    return new ChatModelError('quota', `The provider account has no credit or quota left: ${detail}`, common);
   }
   if (status === 429) {
     return new ChatModelError('rate_limited', `Rate limited by the provider: ${detail}`, {
@@ -105,7 +134,6 @@ export function classifyError(error: unknown, partial: PartialReplyInfo, timedOu
   }
   if (status !== undefined)
     return new ChatModelError('rejected', `Provider refused the request (${status}): ${detail}`, common);
-  const type = bodyErrorType(shape);
   if (type && TRANSIENT_BODY_TYPES.has(type)) {
     return new ChatModelError('unavailable', `Provider error in the stream (${type}): ${detail}`, common);
   }

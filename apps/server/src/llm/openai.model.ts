@@ -32,7 +32,9 @@ export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
         {
           model: options.model,
           // OpenAI's newer models accept only max_completion_tokens; local servers know max_tokens.
-          ...(options.baseUrl ? { max_tokens: options.maxTokens } : { max_completion_tokens: options.maxTokens }),
+          ...(options.baseUrl
+            ? { max_tokens: request.maxTokens ?? options.maxTokens }
+            : { max_completion_tokens: request.maxTokens ?? options.maxTokens }),
           messages: [{ role: 'system', content: request.system }, ...openingTurns(request.history)],
           stream: true,
           stream_options: { include_usage: true },

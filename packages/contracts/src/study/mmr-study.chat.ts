@@ -1,5 +1,5 @@
 import type { StudyDefinition } from './types.js';
-import { mmrFallbackGreeting } from './mmr-study.greeting.js';
+import { mmrFallbackGreetings } from './mmr-study.greeting.js';
 
 // What the chat assistant is told, and what the scripted offline model says, per condition.
 // Facts come from the study's own reading content (spec section 9), so the two never disagree.
@@ -76,5 +76,5 @@ export const mmrStudyChat: StudyDefinition['chat'] = {
       },
     },
   },
-  fallbackGreeting: mmrFallbackGreeting,
+  fallbackGreetings: mmrFallbackGreetings,
 };

@@ -1,3 +1,8 @@
-/** Canned greeting the chat page shows when the initial message can be neither streamed nor fetched. */
-export const mmrFallbackGreeting =
-  "Hello! I'm here to chat with you about vaccines and any questions you may have. What would you like to know?";
+import type { Condition } from '../common.js';
+
+/** Canned greetings the chat page shows when the initial message can be neither streamed nor fetched. */
+export const mmrFallbackGreetings: Record<Condition, string> = {
+  mmr: "Hello! I'm here to chat with you about vaccines and any questions you may have. What would you like to know?",
+  control:
+    "Hello! I'm here to chat with you about car-seat safety for young children and any questions you may have. What would you like to know?",
+};

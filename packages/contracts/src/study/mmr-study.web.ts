@@ -1,6 +1,6 @@
 import type { WebStudyDefinition } from './types.js';
 import { mmrStudyContent } from './mmr-study.content.js';
-import { mmrFallbackGreeting } from './mmr-study.greeting.js';
+import { mmrFallbackGreetings } from './mmr-study.greeting.js';
 
 /**
  * What the browser needs of the study: everything but the chat's system prompts and scripted replies,
@@ -8,5 +8,5 @@ import { mmrFallbackGreeting } from './mmr-study.greeting.js';
  */
 export const studyDefinition: WebStudyDefinition = {
   ...mmrStudyContent,
-  chat: { fallbackGreeting: mmrFallbackGreeting },
+  chat: { fallbackGreetings: mmrFallbackGreetings },
 };

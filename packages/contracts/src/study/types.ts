@@ -44,8 +44,8 @@ export interface StudyDefinition {
   conditions: Record<Condition, ConditionContent>;
   chat: {
     conditions: Record<Condition, ConditionChat>;
-    /** Canned greeting when the initial chat message cannot be streamed or fetched. */
-    fallbackGreeting: string;
+    /** Canned greeting per condition when the initial chat message cannot be streamed or fetched. */
+    fallbackGreetings: Record<Condition, string>;
   };
 }
 
@@ -54,5 +54,5 @@ export const DEFAULT_SECTION_SECONDS = 30;
 
 /** The browser's view of a study: no system prompts or scripted replies. */
 export type WebStudyDefinition = Omit<StudyDefinition, 'chat'> & {
-  chat: Pick<StudyDefinition['chat'], 'fallbackGreeting'>;
+  chat: Pick<StudyDefinition['chat'], 'fallbackGreetings'>;
 };

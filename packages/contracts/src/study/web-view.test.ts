@@ -7,8 +7,10 @@ describe('the browser view of the study', () => {
     const { chat, ...content } = serverStudy;
     const { chat: webChat, ...webContent } = webStudy;
     expect(webContent).toEqual(content);
-    expect(webChat).toEqual({ fallbackGreeting: chat.fallbackGreeting });
-    expect(chat.fallbackGreeting.length).toBeGreaterThan(0);
+    expect(webChat).toEqual({ fallbackGreetings: chat.fallbackGreetings });
+    expect(chat.fallbackGreetings.mmr).toMatch(/vaccine/);
+    expect(chat.fallbackGreetings.control).toMatch(/car-seat/);
+    expect(chat.fallbackGreetings.control).not.toMatch(/vaccin/);
   });
 
   it('carries no system prompt or scripted reply', () => {

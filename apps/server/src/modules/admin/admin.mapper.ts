@@ -51,6 +51,8 @@ export function toAdminMessage(row: ChatMessageRow): AdminMessage {
     role: row.role,
     content: row.content,
     created_at: toIso(row.created_at),
+    status: row.status,
+    error_message: row.error_message,
     thinking_log: row.thinking_log,
     model_used: row.model_used,
     // Input plus output; a missing half counts as 0, and null only when neither was recorded.

@@ -1,17 +1,26 @@
-import type { Kysely, Insertable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { ChatMessageRow, ChatMessagesTable, ChatThreadRow, DB } from '../../db/schema.js';
+import { toNumber } from '../../db/values.js';
 
 type Db = Kysely<DB>;
 
 /** The condition assigned to this participant in this experiment, or null (no assignment or not yet assigned). */
 export async function findAssignedCondition(db: Db, userId: string, experimentId: string): Promise<string | null> {
-  const row = await db
+  return (await findParticipation(db, userId, experimentId))?.assigned_condition ?? null;
+}
+
+/** What the chat needs of the participant's assignment: their condition and whether they have completed. */
+export function findParticipation(
+  db: Db,
+  userId: string,
+  experimentId: string,
+): Promise<{ assigned_condition: string | null; completed_at: Date | string | null } | undefined> {
+  return db
     .selectFrom('assignments')
-    .select('assigned_condition')
+    .select(['assigned_condition', 'completed_at'])
     .where('user_id', '=', userId)
     .where('experiment_id', '=', experimentId)
     .executeTakeFirst();
-  return row?.assigned_condition ?? null;
 }
 
 export async function findThreadFor(db: Db, userId: string, experimentId: string): Promise<ChatThreadRow | undefined> {
@@ -26,7 +35,7 @@ export async function findThreadFor(db: Db, userId: string, experimentId: string
 /** Inserts the thread unless this participant already has one for the experiment (a concurrent initiate). */
 export async function insertThreadIfAbsent(
   db: Db,
-  thread: { id: string; userId: string; experimentId: string; condition: string; now: string },
+  thread: { id: string; userId: string; experimentId: string; condition: string; title: string; now: string },
 ): Promise<void> {
   await db
     .insertInto('chat_threads')
@@ -35,7 +44,7 @@ export async function insertThreadIfAbsent(
       user_id: thread.userId,
       experiment_id: thread.experimentId,
       condition: thread.condition,
-      title: null,
+      title: thread.title,
       reply_lock_id: null,
       reply_lock_until: null,
       created_at: thread.now,
@@ -111,4 +120,82 @@ export async function releaseReplyLease(db: Db, threadId: string, leaseId: strin
     .where('id', '=', threadId)
     .where('reply_lock_id', '=', leaseId)
     .execute();
+}
+
+/** Writes the text streamed so far into a reply still being written (never over a finished one). */
+export async function updateStreamingContent(db: Db, messageId: string, content: string): Promise<void> {
+  await db
+    .updateTable('chat_messages')
+    .set({ content })
+    .where('id', '=', messageId)
+    .where('status', '=', 'streaming')
+    .execute();
+}
+
+/** Records how a reply ended: its text, status and measurements. */
+export async function finishMessage(db: Db, messageId: string, changes: Updateable<ChatMessagesTable>): Promise<void> {
+  await db.updateTable('chat_messages').set(changes).where('id', '=', messageId).execute();
+}
+
+/**
+ * Replies still marked as streaming in a thread whose lease has lapsed were being written by a process
+ * that died: they become `interrupted`, keeping the text saved so far. Returns how many there were.
+ */
+export async function markStreamingInterrupted(db: Db, threadId: string, reason: string): Promise<number> {
+  const result = await db
+    .updateTable('chat_messages')
+    .set({ status: 'interrupted', error_message: reason })
+    .where('thread_id', '=', threadId)
+    .where('status', '=', 'streaming')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Adds one reply's tokens and cost to the thread's running totals. */
+export async function addThreadUsage(db: Db, threadId: string, tokens: number, costUsd: number): Promise<void> {
+  await db
+    .updateTable('chat_threads')
+    .set({ tokens_used: sql<number>`tokens_used + ${tokens}`, cost_usd: sql<number>`cost_usd + ${costUsd}` })
+    .where('id', '=', threadId)
+    .execute();
+}
+
+/** Ends the chat for a limit, once: a thread already closed keeps its first reason. */
+export async function closeThread(db: Db, threadId: string, reason: string, nowIso: string): Promise<void> {
+  await db
+    .updateTable('chat_threads')
+    .set({ closed_reason: reason, closed_at: nowIso })
+    .where('id', '=', threadId)
+    .where('closed_reason', 'is', null)
+    .execute();
+}
+
+export async function setThreadTitle(db: Db, threadId: string, title: string): Promise<void> {
+  await db.updateTable('chat_threads').set({ title }).where('id', '=', threadId).execute();
+}
+
+/** What the experiment's chats have cost so far, in USD. */
+export async function experimentSpentUsd(db: Db, experimentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('chat_threads')
+    .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('spent'))
+    .where('experiment_id', '=', experimentId)
+    .executeTakeFirst();
+  return row?.spent === null || row?.spent === undefined ? 0 : toNumber(row.spent);
+}
+
+/** Input plus output tokens the thread's replies have used so far. */
+export async function findThreadTokens(db: Db, threadId: string): Promise<number> {
+  const row = await db.selectFrom('chat_threads').select('tokens_used').where('id', '=', threadId).executeTakeFirst();
+  return row ? toNumber(row.tokens_used) : 0;
+}
+
+/** What each experiment's chats have cost so far, in USD, by experiment id. */
+export async function spentByExperiment(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('chat_threads')
+    .select((eb) => ['experiment_id', eb.fn.sum<number | string | null>('cost_usd').as('spent')])
+    .groupBy('experiment_id')
+    .execute();
+  return new Map(rows.map((r) => [r.experiment_id, r.spent === null ? 0 : toNumber(r.spent)]));
 }

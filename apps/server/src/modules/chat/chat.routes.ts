@@ -13,8 +13,12 @@ import {
 } from './chat.service.js';
 import { openEventStream, type StreamOptions } from './chat.stream.js';
 
-/** Long enough for a slow first token after retries; renewed every third of it while streaming. */
-const MIN_LEASE_MS = 60_000;
+/** A reply lease lapses this long after its last renewal: a crashed holder is noticed within it. */
+const REPLY_LEASE_MS = 10_000;
+/** A live holder renews well inside the lease, so a busy event loop does not lose it. */
+const LEASE_RENEW_MS = 2_500;
+/** The text streamed so far is saved at least this often: a crash loses at most about this much. */
+const PERSIST_MS = 1_000;
 const INITIAL_POLL_MS = 100;
 /** A comment line this often keeps an event stream open through proxies and the server's idle time-out. */
 const HEARTBEAT_MS = 15_000;
@@ -24,8 +28,13 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
   const chat: ChatContext = {
     deps: ctx.deps,
     prices: mergePrices(ctx.config.llm.prices),
-    leaseMs: Math.max(MIN_LEASE_MS, ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs),
+    defaults: ctx.config.chatLimits,
+    leaseMs: REPLY_LEASE_MS,
+    renewMs: LEASE_RENEW_MS,
+    persistMs: PERSIST_MS,
     pollMs: INITIAL_POLL_MS,
+    // A live first request may take as long as the model's time-out after its retries.
+    maxWaitMs: ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs,
     log: app.log,
   };
   const guards = [ctx.guards.requireUser];

@@ -1,102 +1,169 @@
-import { studyDefinition, type InitiateReply, type ThreadMessagesReply } from '@studychat/contracts';
+import {
+  CHAT_CLOSED_TEXT,
+  messageLength,
+  messageTooLongText,
+  type ChatClosure,
+  type ChatLimits,
+  type ChatLimitsView,
+  type ChatProgress,
+  type InitiateReply,
+  type ThreadMessagesReply,
+} from '@studychat/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChatThreadRow } from '../../db/schema.js';
+import type { ChatMessageRow, ChatThreadRow } from '../../db/schema.js';
+import { toIso, toNumber } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
-import { ChatModelError } from '../../llm/errors.js';
-import { costUsd, type PriceTable } from '../../llm/pricing.js';
-import { isEmptyFailure, isInitial, toChatMessage, toCondition, toHistory, toProgress } from './chat.mapper.js';
+import type { PriceTable } from '../../llm/pricing.js';
+import { findChatLimitOverrides } from '../experiments/experiments.repository.js';
+import { reachedLimit, resolveChatLimits } from './chat-limits.js';
+import { generate, MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
+import { isCompleteGreeting, shownToParticipant, threadTitle, toChatMessage, toHistory, toProgress } from './chat.mapper.js';
 import {
-  findAssignedCondition,
+  closeThread,
+  experimentSpentUsd,
   findOwnThread,
+  findParticipation,
   findThreadFor,
   insertMessage,
   insertThreadIfAbsent,
   listThreadMessages,
+  markStreamingInterrupted,
   nextPosition,
   releaseReplyLease,
-  renewReplyLease,
+  setThreadTitle,
   tryTakeReplyLease,
 } from './chat.repository.js';
-import type { ReplySink } from './chat.stream.js';
+
+export { MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
 
 export interface ChatContext {
   deps: AppDeps;
   prices: PriceTable;
-  /** How long a reply lease lasts before another process may take the thread over; renewed while streaming. */
+  /** The environment's limits, for experiments that set none of their own. */
+  defaults: ChatLimits;
+  /** A reply lease lasts this long unless renewed: a crashed holder is noticed within it. */
   leaseMs: number;
+  /** How often a live holder renews its lease. */
+  renewMs: number;
+  /** Text streamed so far is saved at least this often (by the injected clock), so a crash loses little. */
+  persistMs: number;
   /** How often a second initial-message request checks whether the first one has finished. */
   pollMs: number;
+  /** How long a second initial-message request waits for a live first one before giving up (409). */
+  maxWaitMs: number;
   log: FastifyBaseLogger;
 }
-
-/** Streams into an opened event stream; the route opens the stream only after every check has passed. */
-export type StreamRunner = (sink: ReplySink) => Promise<void>;
 
 export const NO_CONDITION_MESSAGE =
   'You have not been assigned to a study condition yet, so the chat is not available. Please complete the earlier steps first.';
 export const REPLY_IN_PROGRESS_MESSAGE =
   'Please wait for the assistant to finish its reply before sending another message.';
 export const THREAD_NOT_FOUND = 'Chat thread not found';
+/** Stored on a reply whose writer died (its lease lapsed) before it finished. */
+export const INTERRUPTED_REASON = 'The server stopped while writing this reply; the text saved so far is kept.';
 
-/** What the participant reads when the model fails; the details stay in the stored message and the log. */
-export const MODEL_ERRORS = {
-  unavailable: 'The assistant is not available right now. Please wait a moment and send your message again.',
-  interrupted: "The assistant's reply was interrupted. Please send your message again.",
-  rejected: 'The assistant could not answer this message. Please try again, perhaps in different words.',
-  notSaved: 'Something went wrong while saving this reply. Please send your message again.',
-  initial: 'The assistant could not start the conversation.',
-} as const;
-
-function participantError(error: unknown): string {
-  if (!(error instanceof ChatModelError)) return MODEL_ERRORS.unavailable;
-  if (error.afterFirstToken) return MODEL_ERRORS.interrupted;
-  return error.failure === 'rejected' ? MODEL_ERRORS.rejected : MODEL_ERRORS.unavailable;
+/** A thread with what its rules depend on. */
+interface ThreadState {
+  thread: ChatThreadRow;
+  limits: ChatLimits;
+  /** The participant's completion is recorded: the chat is closed to them. */
+  completed: boolean;
 }
 
-async function progressOf(ctx: ChatContext, threadId: string) {
-  return toProgress(await listThreadMessages(ctx.deps.database.db, threadId));
+async function loadState(ctx: ChatContext, thread: ChatThreadRow): Promise<ThreadState> {
+  const { db } = ctx.deps.database;
+  const [participation, overrides] = await Promise.all([
+    findParticipation(db, thread.user_id, thread.experiment_id),
+    findChatLimitOverrides(db, thread.experiment_id),
+  ]);
+  const limits = overrides ? resolveChatLimits(ctx.defaults, overrides) : ctx.defaults;
+  return { thread, limits, completed: (participation?.completed_at ?? null) !== null };
+}
+
+async function ownThread(ctx: ChatContext, userId: string, threadId: string): Promise<ThreadState> {
+  const thread = await findOwnThread(ctx.deps.database.db, threadId, userId);
+  if (!thread) throw notFound(THREAD_NOT_FOUND);
+  return loadState(ctx, thread);
+}
+
+const userMessages = (rows: readonly ChatMessageRow[]) => rows.filter((r) => r.role === 'user').length;
+
+/**
+ * Why the chat is closed to the participant, if it is: their completion, or a limit. A limit found
+ * reached is recorded on the thread, so the chat stays ended (and Proceed stays open) whatever happens
+ * to the limits later.
+ */
+async function closureOf(ctx: ChatContext, state: ThreadState, rows: readonly ChatMessageRow[]): Promise<ChatClosure | null> {
+  if (state.completed) return { reason: 'completed' };
+  const stored = state.thread.closed_reason;
+  if (stored === 'message_limit' || stored === 'token_limit' || stored === 'budget') return { reason: stored };
+  const { db } = ctx.deps.database;
+  const reason = reachedLimit(state.limits, {
+    userMessages: userMessages(rows),
+    tokensUsed: toNumber(state.thread.tokens_used),
+    experimentSpentUsd: state.limits.budgetUsd === null ? null : await experimentSpentUsd(db, state.thread.experiment_id),
+  });
+  if (reason === null) return null;
+  await closeThread(db, state.thread.id, reason, ctx.deps.clock().toISOString());
+  return { reason };
+}
+
+function chatClosed(closure: ChatClosure): AppError {
+  return new AppError(409, 'CHAT_CLOSED', CHAT_CLOSED_TEXT[closure.reason]);
+}
+
+function limitsView(limits: ChatLimits, rows: readonly ChatMessageRow[]): ChatLimitsView {
+  return { maxMessageChars: limits.maxMessageChars, messagesLeft: Math.max(0, limits.maxMessages - userMessages(rows)) };
+}
+
+function leaseLive(ctx: ChatContext, thread: ChatThreadRow): boolean {
+  return thread.reply_lock_id !== null && thread.reply_lock_until !== null && toIso(thread.reply_lock_until) >= ctx.deps.clock().toISOString();
+}
+
+/** Replies left `streaming` by a holder whose lease lapsed become `interrupted`; returns the rows as they now are. */
+async function settleDeadReplies(ctx: ChatContext, thread: ChatThreadRow, rows: ChatMessageRow[]): Promise<ChatMessageRow[]> {
+  if (leaseLive(ctx, thread) || !rows.some((r) => r.status === 'streaming')) return rows;
+  await markStreamingInterrupted(ctx.deps.database.db, thread.id, INTERRUPTED_REASON);
+  return listThreadMessages(ctx.deps.database.db, thread.id);
+}
+
+async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessageRow[]): Promise<ChatProgress> {
+  return { ...toProgress(rows), closed: await closureOf(ctx, state, rows) };
 }
 
 /** Starts the participant's chat for an experiment, or returns the thread they already have. */
 export async function initiateChat(ctx: ChatContext, userId: string, experimentId: string): Promise<InitiateReply> {
   const { db } = ctx.deps.database;
-  const condition = await findAssignedCondition(db, userId, experimentId);
+  const condition = (await findParticipation(db, userId, experimentId))?.assigned_condition ?? null;
   if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
   let thread = await findThreadFor(db, userId, experimentId);
   if (!thread) {
-    await insertThreadIfAbsent(db, {
-      id: ctx.deps.newId(),
-      userId,
-      experimentId,
-      condition,
-      now: ctx.deps.clock().toISOString(),
-    });
+    const now = ctx.deps.clock().toISOString();
+    const title = threadTitle(condition, now);
+    await insertThreadIfAbsent(db, { id: ctx.deps.newId(), userId, experimentId, condition, title, now });
     thread = await findThreadFor(db, userId, experimentId);
   }
   if (!thread) throw new Error('chat thread missing right after insert');
-  return { threadId: thread.id, progress: await progressOf(ctx, thread.id) };
+  const state = await loadState(ctx, thread);
+  const rows = await listThreadMessages(db, thread.id);
+  return { threadId: thread.id, progress: await progressOf(ctx, state, rows), limits: limitsView(state.limits, rows) };
 }
 
-async function ownThread(ctx: ChatContext, userId: string, threadId: string): Promise<ChatThreadRow> {
-  const thread = await findOwnThread(ctx.deps.database.db, threadId, userId);
-  if (!thread) throw notFound(THREAD_NOT_FOUND);
-  return thread;
-}
-
-/** The thread's messages as the participant saw them (failures without text left out), with progress. */
+/** The thread's messages as the participant saw them, with progress, limits and whether a reply is being written. */
 export async function getThreadMessages(
   ctx: ChatContext,
   userId: string,
   threadId: string,
 ): Promise<ThreadMessagesReply> {
-  const thread = await ownThread(ctx, userId, threadId);
-  const rows = await listThreadMessages(ctx.deps.database.db, thread.id);
+  const state = await ownThread(ctx, userId, threadId);
+  const rows = await settleDeadReplies(ctx, state.thread, await listThreadMessages(ctx.deps.database.db, state.thread.id));
   return {
-    threadId: thread.id,
-    messages: rows.filter((r) => !isEmptyFailure(r)).map(toChatMessage),
-    progress: toProgress(rows),
+    threadId: state.thread.id,
+    messages: rows.filter(shownToParticipant).map(toChatMessage),
+    progress: await progressOf(ctx, state, rows),
+    limits: limitsView(state.limits, rows),
+    replying: leaseLive(ctx, state.thread),
   };
 }
 
@@ -108,45 +175,75 @@ const replay =
     sink.done();
   };
 
-function leaseUntil(ctx: ChatContext): string {
-  return new Date(ctx.deps.clock().getTime() + ctx.leaseMs).toISOString();
-}
-
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Takes the thread's reply lease; replies a dead holder left half written become `interrupted`. */
+async function takeLease(ctx: ChatContext, thread: ChatThreadRow): Promise<string | null> {
+  const { db } = ctx.deps.database;
+  const leaseId = ctx.deps.newId();
+  const now = ctx.deps.clock();
+  const until = new Date(now.getTime() + ctx.leaseMs).toISOString();
+  if (!(await tryTakeReplyLease(db, thread.id, leaseId, now.toISOString(), until))) return null;
+  await markStreamingInterrupted(db, thread.id, INTERRUPTED_REASON);
+  return leaseId;
+}
+
 /**
- * The initial assistant message: generated once and stored, then replayed on every later request.
- * A request that arrives while another is still generating it waits for that one (polling the
- * database, so this holds across processes) and replays the result.
+ * The initial assistant message: generated once and stored when complete, then replayed on every later
+ * request. A cut or empty greeting is never replayed: the next request generates it again. A request
+ * that arrives while another is generating it waits for that one (polling the database, so this holds
+ * across processes) and replays the result; if that one's process died, it takes over within a lease.
  */
 export async function prepareInitialMessage(ctx: ChatContext, userId: string, threadId: string): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const thread = await ownThread(ctx, userId, threadId);
-  const maxPolls = Math.ceil(ctx.leaseMs / ctx.pollMs);
+  const state = await ownThread(ctx, userId, threadId);
+  const { thread } = state;
+  const maxPolls = Math.ceil(ctx.maxWaitMs / ctx.pollMs);
   for (let poll = 0; ; poll += 1) {
-    const rows = (await listThreadMessages(db, thread.id)).filter((r) => !isEmptyFailure(r));
-    if (rows.length > 0) {
-      // Normally the stored greeting; if it never got stored but the chat went on, the first thing the assistant said.
-      const first = rows.find(isInitial) ?? rows.find((r) => r.role === 'assistant');
-      return replay(first?.content ?? null);
+    const rows = await listThreadMessages(db, thread.id);
+    const greeting = rows.find(isCompleteGreeting);
+    if (greeting) return replay(greeting.content);
+    // No greeting, but the chat went on (the page showed the canned one): the first thing the assistant said.
+    if (rows.some((r) => r.role === 'user')) {
+      return replay(rows.find((r) => r.role === 'assistant' && r.status === 'complete')?.content ?? null);
     }
-    const leaseId = ctx.deps.newId();
-    if (await tryTakeReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString(), leaseUntil(ctx))) {
+    const closure = await closureOf(ctx, state, rows);
+    if (closure) throw chatClosed(closure);
+    const leaseId = await takeLease(ctx, thread);
+    if (leaseId) {
+      const now = ctx.deps.clock().toISOString();
       // Someone may have finished between our read and our lease.
-      if ((await listThreadMessages(db, thread.id)).some((r) => !isEmptyFailure(r))) {
-        await releaseReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString());
+      if ((await listThreadMessages(db, thread.id)).some(isCompleteGreeting)) {
+        await releaseReplyLease(db, thread.id, leaseId, now);
         continue;
       }
-      return (sink) => generate(ctx, { thread, leaseId, history: [], position: 0, initial: true }, sink);
+      const messageId = ctx.deps.newId();
+      await insertMessage(db, placeholder(messageId, thread.id, await nextPosition(db, thread.id), true, now));
+      return (sink) => generate(ctx, { state, leaseId, messageId, history: [], initial: true }, sink);
     }
     if (poll >= maxPolls) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
     await wait(ctx.pollMs);
   }
 }
 
+/** The reply's row, stored before the model is called and filled in as the text streams. */
+function placeholder(id: string, threadId: string, position: number, initial: boolean, now: string) {
+  return {
+    id,
+    thread_id: threadId,
+    position,
+    role: 'assistant' as const,
+    content: '',
+    is_initial: initial,
+    status: 'streaming' as const,
+    created_at: now,
+  };
+}
+
 /**
- * A participant's message: taken only while no other reply is streaming in this thread (409 otherwise),
- * stored before the model is called, then answered.
+ * A participant's message: refused when the chat is closed (409 CHAT_CLOSED), longer than the
+ * experiment allows (400 MESSAGE_TOO_LONG, never cut) or while another reply is streaming in this
+ * thread (409); otherwise stored, with the reply's row, before the model is called, then answered.
  */
 export async function prepareReply(
   ctx: ChatContext,
@@ -155,15 +252,22 @@ export async function prepareReply(
   message: string,
 ): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const thread = await ownThread(ctx, userId, threadId);
-  const leaseId = ctx.deps.newId();
-  if (!(await tryTakeReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString(), leaseUntil(ctx)))) {
-    throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
+  const state = await ownThread(ctx, userId, threadId);
+  const { thread } = state;
+  const before = await listThreadMessages(db, thread.id);
+  const closure = await closureOf(ctx, state, before);
+  if (closure) throw chatClosed(closure);
+  const length = messageLength(message);
+  if (length > state.limits.maxMessageChars) {
+    throw new AppError(400, 'MESSAGE_TOO_LONG', messageTooLongText(length, state.limits.maxMessageChars));
   }
-  let position: number;
-  let history: ChatTurn[];
+  const leaseId = await takeLease(ctx, thread);
+  if (!leaseId) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
+  const messageId = ctx.deps.newId();
+  let history;
   try {
-    position = await nextPosition(db, thread.id);
+    const now = ctx.deps.clock().toISOString();
+    const position = await nextPosition(db, thread.id);
     await insertMessage(db, {
       id: ctx.deps.newId(),
       thread_id: thread.id,
@@ -172,95 +276,16 @@ export async function prepareReply(
       content: message,
       is_initial: false,
       status: 'complete',
-      created_at: ctx.deps.clock().toISOString(),
+      created_at: now,
     });
+    if (userMessages(before) === 0) {
+      await setThreadTitle(db, thread.id, threadTitle(thread.condition, toIso(thread.created_at), message));
+    }
     history = toHistory(await listThreadMessages(db, thread.id));
+    await insertMessage(db, placeholder(messageId, thread.id, position + 1, false, now));
   } catch (error) {
     await releaseReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString());
     throw error;
   }
-  return (sink) => generate(ctx, { thread, leaseId, history, position: position + 1, initial: false }, sink);
-}
-
-interface Generation {
-  thread: ChatThreadRow;
-  leaseId: string;
-  history: ChatTurn[];
-  position: number;
-  initial: boolean;
-}
-
-/**
- * Streams the model's reply to the sink and stores it with its model, tokens, cost, timings, stop
- * reason and thinking log. The model call is never aborted when the browser leaves: the reply is
- * still stored. The lease is renewed while streaming and released at the end, whatever happens.
- */
-async function generate(ctx: ChatContext, g: Generation, sink: ReplySink): Promise<void> {
-  const { db } = ctx.deps.database;
-  const renew = setInterval(() => {
-    renewReplyLease(db, g.thread.id, g.leaseId, leaseUntil(ctx)).catch((error: unknown) =>
-      ctx.log.error({ err: error, threadId: g.thread.id }, 'could not renew the reply lease'),
-    );
-  }, ctx.leaseMs / 3);
-  renew.unref();
-
-  const condition = toCondition(g.thread.condition);
-  const started = performance.now();
-  let firstTokenMs: number | null = null;
-  let text = '';
-  let info: Partial<ChatReplyInfo>;
-  let failure: unknown = null;
-  try {
-    if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
-    info = await ctx.deps.llm.streamReply(
-      { system: studyDefinition.chat.conditions[condition].systemPrompt, history: g.history, condition },
-      (delta) => {
-        firstTokenMs ??= Math.round(performance.now() - started);
-        text += delta;
-        sink.text(delta);
-      },
-    );
-  } catch (error) {
-    failure = error;
-    info = error instanceof ChatModelError ? error.partial : {};
-    ctx.log.warn({ err: error, threadId: g.thread.id }, 'chat model failed');
-  }
-
-  try {
-    // A greeting that failed before any text is not stored, so the next request generates it afresh.
-    if (!(g.initial && failure !== null && text === '')) {
-      const model = info.model ?? ctx.deps.llm.model;
-      const inputTokens = info.inputTokens ?? null;
-      const outputTokens = info.outputTokens ?? null;
-      await insertMessage(db, {
-        id: ctx.deps.newId(),
-        thread_id: g.thread.id,
-        position: g.position,
-        role: 'assistant',
-        content: text,
-        is_initial: g.initial,
-        status: failure === null ? 'complete' : 'error',
-        error_message: failure === null ? null : failure instanceof Error ? failure.message : String(failure),
-        model_used: model,
-        input_tokens: inputTokens,
-        output_tokens: outputTokens,
-        cost_usd: costUsd(model, inputTokens, outputTokens, ctx.prices),
-        first_token_ms: firstTokenMs,
-        total_ms: Math.round(performance.now() - started),
-        stop_reason: info.stopReason ?? null,
-        thinking_log: info.thinking && info.thinking.length > 0 ? JSON.stringify(info.thinking) : null,
-        created_at: ctx.deps.clock().toISOString(),
-      });
-    }
-    if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
-  } catch (error) {
-    ctx.log.error({ err: error, threadId: g.thread.id }, 'could not store the assistant message');
-    sink.error(MODEL_ERRORS.notSaved);
-  } finally {
-    clearInterval(renew);
-    await releaseReplyLease(db, g.thread.id, g.leaseId, ctx.deps.clock().toISOString()).catch((error: unknown) =>
-      ctx.log.error({ err: error, threadId: g.thread.id }, 'could not release the reply lease'),
-    );
-    sink.done();
-  }
+  return (sink) => generate(ctx, { state, leaseId, messageId, history, initial: false }, sink);
 }

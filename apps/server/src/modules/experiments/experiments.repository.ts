@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { CodeKey } from '@studychat/contracts';
+import type { ChatLimitOverrides, CodeKey } from '@studychat/contracts';
 import type { DB, ExperimentRow, ExperimentsTable } from '../../db/schema.js';
+import { toNumberOrNull } from '../../db/values.js';
 
 export function listExperimentRows(db: Kysely<DB>): Promise<ExperimentRow[]> {
   return db.selectFrom('experiments').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
@@ -34,4 +35,39 @@ export const CODE_COLUMN = {
 /** The configured code for a key, or null when unset. */
 export function codeOf(row: ExperimentRow, key: CodeKey): string | null {
   return row[CODE_COLUMN[key]];
+}
+
+/** The column of each chat limit an experiment may set (null: the default applies). */
+export const CHAT_LIMIT_COLUMN = {
+  maxMessages: 'chat_max_messages',
+  maxMessageChars: 'chat_max_message_chars',
+  replyTokens: 'chat_reply_tokens',
+  historyTokens: 'chat_history_tokens',
+  participantTokens: 'chat_participant_tokens',
+  budgetUsd: 'chat_budget_usd',
+} as const satisfies Record<keyof ChatLimitOverrides, keyof ExperimentsTable>;
+
+/** The experiment's own chat limits (nulls where the default applies), or undefined for an unknown id. */
+export async function findChatLimitOverrides(db: Kysely<DB>, id: string): Promise<ChatLimitOverrides | undefined> {
+  const row = await db
+    .selectFrom('experiments')
+    .select(Object.values(CHAT_LIMIT_COLUMN))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    maxMessages: row.chat_max_messages,
+    maxMessageChars: row.chat_max_message_chars,
+    replyTokens: row.chat_reply_tokens,
+    historyTokens: row.chat_history_tokens,
+    participantTokens: row.chat_participant_tokens,
+    budgetUsd: toNumberOrNull(row.chat_budget_usd),
+  };
+}
+
+/** Experiments with a chat budget of their own, for the budget warnings on the admin pages. */
+export function listExperimentBudgets(
+  db: Kysely<DB>,
+): Promise<{ id: string; name: string; chat_budget_usd: number | string | null }[]> {
+  return db.selectFrom('experiments').select(['id', 'name', 'chat_budget_usd']).orderBy('created_at').execute();
 }

@@ -2,13 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
+import { checkModel, createCheckModel } from '../../llm/model-check.js';
+import { budgetAlerts } from '../chat/chat-limits.service.js';
 
-/** Which chat model answers: the admin area shows a banner when it is the scripted offline model. */
+/**
+ * Which chat model answers (the admin area shows a banner when it is the scripted offline model),
+ * experiments near or over their chat budget, and a check that the configured model works.
+ */
 export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { provider, model } = ctx.config.llm;
-  route(app, adminRoutes.system, { guards: [ctx.guards.requireAdmin] }, async () => ({
+  const admin = { guards: [ctx.guards.requireAdmin] };
+  route(app, adminRoutes.system, admin, async () => ({
     llmProvider: provider,
     llmModel: model,
     scripted: provider === 'scripted',
+    budgetAlerts: await budgetAlerts(ctx.deps, ctx.config.chatLimits),
   }));
+  route(app, adminRoutes.modelCheck, admin, () => checkModel(createCheckModel(ctx.config.llm), ctx.config.llm));
 }

@@ -1,0 +1,161 @@
+import { studyDefinition } from '@studychat/contracts';
+import { AppError } from '../../lib/errors.js';
+import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
+import { ChatModelError } from '../../llm/errors.js';
+import { alternateTurns, fitHistory } from '../../llm/history.js';
+import { costUsd } from '../../llm/pricing.js';
+import { reachedLimit } from './chat-limits.js';
+import { toCondition } from './chat.mapper.js';
+import {
+  addThreadUsage,
+  closeThread,
+  experimentSpentUsd,
+  findThreadTokens,
+  finishMessage,
+  listThreadMessages,
+  releaseReplyLease,
+  renewReplyLease,
+  updateStreamingContent,
+} from './chat.repository.js';
+import type { ChatContext } from './chat.service.js';
+import type { ReplySink } from './chat.stream.js';
+
+/** Streams into an opened event stream; the route opens the stream only after every check has passed. */
+export type StreamRunner = (sink: ReplySink) => Promise<void>;
+
+/** What the participant reads when the model fails; the details stay in the stored message and the log. */
+export const MODEL_ERRORS = {
+  unavailable: 'The assistant is not available right now. Please wait a moment and send your message again.',
+  interrupted: "The assistant's reply was interrupted. Please send your message again.",
+  rejected: 'The assistant could not answer this message. Please try again, perhaps in different words.',
+  notSaved: 'Something went wrong while saving this reply. Please send your message again.',
+  initial: 'The assistant could not start the conversation.',
+} as const;
+
+const NO_CONDITION = 'This thread has no valid condition.';
+
+function participantError(error: unknown): string {
+  if (!(error instanceof ChatModelError)) return MODEL_ERRORS.unavailable;
+  if (error.afterFirstToken) return MODEL_ERRORS.interrupted;
+  return error.failure === 'rejected' ? MODEL_ERRORS.rejected : MODEL_ERRORS.unavailable;
+}
+
+export interface Generation {
+  state: { thread: { id: string; condition: string; experiment_id: string }; limits: ChatContext['defaults'] };
+  leaseId: string;
+  /** The reply's row, already stored as `streaming`. */
+  messageId: string;
+  history: ChatTurn[];
+  initial: boolean;
+}
+
+/**
+ * Streams the model's reply to the sink and stores it with its model, tokens, cost, timings, stop
+ * reason and thinking log. The text is saved as it streams (at least every `persistMs`), so a process
+ * that dies mid-reply leaves it behind to be marked interrupted. The model call is never aborted when
+ * the browser leaves: the reply is still stored. The lease is renewed while the model works and
+ * released at the end, whatever happens; a limit the reply reached closes the chat.
+ */
+export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink): Promise<void> {
+  const { db } = ctx.deps.database;
+  const { thread, limits } = g.state;
+  const renew = setInterval(() => {
+    const until = new Date(ctx.deps.clock().getTime() + ctx.leaseMs).toISOString();
+    renewReplyLease(db, thread.id, g.leaseId, until).catch((error: unknown) =>
+      ctx.log.error({ err: error, threadId: thread.id }, 'could not renew the reply lease'),
+    );
+  }, ctx.renewMs);
+  renew.unref();
+
+  const condition = toCondition(thread.condition);
+  const started = performance.now();
+  let firstTokenMs: number | null = null;
+  let text = '';
+  let savedAt = ctx.deps.clock().getTime();
+  // Saves of the growing text, in order; the final write waits for them so it is never overwritten.
+  let saves = Promise.resolve();
+  const save = () => {
+    const snapshot = text;
+    savedAt = ctx.deps.clock().getTime();
+    saves = saves
+      .then(() => updateStreamingContent(db, g.messageId, snapshot))
+      .catch((error: unknown) => ctx.log.error({ err: error, threadId: thread.id }, 'could not save the reply so far'));
+  };
+  let info: Partial<ChatReplyInfo>;
+  let failure: unknown = null;
+  try {
+    if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
+    const system = studyDefinition.chat.conditions[condition].systemPrompt;
+    info = await ctx.deps.llm.streamReply(
+      {
+        system,
+        history: fitHistory(system, alternateTurns(g.history), limits.historyTokens),
+        condition,
+        maxTokens: limits.replyTokens,
+      },
+      (delta) => {
+        firstTokenMs ??= Math.round(performance.now() - started);
+        text += delta;
+        sink.text(delta);
+        if (ctx.deps.clock().getTime() - savedAt >= ctx.persistMs) save();
+      },
+    );
+  } catch (error) {
+    failure = error;
+    info = error instanceof ChatModelError ? error.partial : {};
+    ctx.log.warn({ err: error, threadId: thread.id }, 'chat model failed');
+  }
+
+  try {
+    await saves;
+    const empty = failure === null && text.trim() === '';
+    const model = info.model ?? ctx.deps.llm.model;
+    const inputTokens = info.inputTokens ?? null;
+    const outputTokens = info.outputTokens ?? null;
+    const cost = costUsd(model, inputTokens, outputTokens, ctx.prices);
+    await db.transaction().execute(async (trx) => {
+      await finishMessage(trx, g.messageId, {
+        content: text,
+        status: failure !== null ? 'error' : empty ? 'empty' : 'complete',
+        error_message:
+          failure !== null ? (failure instanceof Error ? failure.message : String(failure)) : empty ? 'The model answered with no text' : null,
+        model_used: model,
+        input_tokens: inputTokens,
+        output_tokens: outputTokens,
+        cost_usd: cost,
+        first_token_ms: firstTokenMs,
+        total_ms: Math.round(performance.now() - started),
+        stop_reason: info.stopReason ?? null,
+        thinking_log: info.thinking && info.thinking.length > 0 ? JSON.stringify(info.thinking) : null,
+        created_at: ctx.deps.clock().toISOString(),
+      });
+      await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
+    });
+    if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
+    // An empty greeting is not replayed: the page shows its canned one and the next request tries again.
+    else if (empty && g.initial) sink.error(MODEL_ERRORS.initial);
+    await closeIfLimitReached(ctx, g);
+  } catch (error) {
+    ctx.log.error({ err: error, threadId: thread.id }, 'could not store the assistant message');
+    sink.error(MODEL_ERRORS.notSaved);
+  } finally {
+    clearInterval(renew);
+    await releaseReplyLease(db, thread.id, g.leaseId, ctx.deps.clock().toISOString()).catch((error: unknown) =>
+      ctx.log.error({ err: error, threadId: thread.id }, 'could not release the reply lease'),
+    );
+    sink.done();
+  }
+}
+
+/** After a reply: a limit it reached ends the chat now, so the page shows it without another try. */
+async function closeIfLimitReached(ctx: ChatContext, g: Generation): Promise<void> {
+  const { db } = ctx.deps.database;
+  const { thread, limits } = g.state;
+  const [rows, tokensUsed] = await Promise.all([listThreadMessages(db, thread.id), findThreadTokens(db, thread.id)]);
+  const reason = reachedLimit(limits, {
+    userMessages: rows.filter((r) => r.role === 'user').length,
+    tokensUsed,
+    experimentSpentUsd: limits.budgetUsd === null ? null : await experimentSpentUsd(db, thread.experiment_id),
+  });
+  if (reason !== null) await closeThread(db, thread.id, reason, ctx.deps.clock().toISOString());
+}

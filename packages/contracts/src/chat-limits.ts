@@ -1,0 +1,53 @@
+// Zod-free rules and texts of the chat's limits, shared by the server and the chat page.
+import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
+
+/** Largest values an admin may set, so a typo cannot switch a limit off in practice. */
+export const CHAT_LIMIT_MAX = {
+  maxMessages: 1000,
+  maxMessageChars: CHAT_MESSAGE_MAX_LENGTH,
+  replyTokens: 64_000,
+  historyTokens: 1_000_000,
+  participantTokens: 100_000_000,
+  budgetUsd: 1_000_000,
+} as const;
+
+export const BUDGET_STATES = ['none', 'ok', 'warning', 'stopped'] as const;
+export type BudgetState = (typeof BUDGET_STATES)[number];
+/** Share of the budget spent at which the admin pages warn. */
+export const BUDGET_WARNING_SHARE = 0.8;
+
+/** Why a participant's chat ended before they chose to leave it. */
+export const CHAT_CLOSE_REASONS = ['message_limit', 'token_limit', 'budget', 'completed'] as const;
+export type ChatCloseReason = (typeof CHAT_CLOSE_REASONS)[number];
+
+/** What the participant reads when their chat has ended, per reason (also the 409's error text). */
+export const CHAT_CLOSED_TEXT: Record<ChatCloseReason, string> = {
+  message_limit:
+    'You have sent as many messages as this chat allows, so the conversation has ended. Thank you! Please select Proceed to continue.',
+  token_limit:
+    'This conversation has reached its length limit and has ended. Thank you! Please select Proceed to continue.',
+  budget:
+    'The assistant is no longer available in this study, so the conversation has ended. Thank you! Please select Proceed to continue.',
+  completed: 'You have already finished this study, so the chat is closed.',
+};
+
+/**
+ * Characters in a message as a person counts them (code points: an emoji is one), the same on
+ * the server and in the chat box's counter.
+ */
+export function messageLength(text: string): number {
+  return Array.from(text).length;
+}
+
+/** The 400 text for a message over the experiment's limit; the box shows the same words. */
+export function messageTooLongText(length: number, max: number): string {
+  return `Your message is ${length.toLocaleString('en-US')} characters long; this chat takes at most ${max.toLocaleString('en-US')}. Please shorten it and send it again.`;
+}
+
+/**
+ * Whether the participant may leave the chat for the post-survey: the chat is complete (spec
+ * section 9), or it was ended by a limit (the model must never block the journey).
+ */
+export function chatAllowsProceed(progress: { complete: boolean; closed: { reason: ChatCloseReason } | null }): boolean {
+  return progress.complete || progress.closed !== null;
+}
