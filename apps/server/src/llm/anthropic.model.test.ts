@@ -100,6 +100,27 @@ describe('Anthropic adapter', () => {
     });
   });
 
+  it('takes the reply tokens of the request, and can leave thinking out (the model check)', async () => {
+    const s = await setup([ok, ok]);
+    await s.run();
+    fake = s.fake;
+    const { policy } = instantRetryPolicy();
+    const model = createAnthropicModel({
+      apiKey: 'test-key',
+      baseUrl: s.fake.url,
+      model: 'claude-sonnet-4-5',
+      maxTokens: 500,
+      thinkingBudget: 1024,
+      timeoutMs: 5000,
+      retry: policy,
+    });
+    await model.streamReply({ ...request, maxTokens: 64, thinking: false }, () => undefined);
+    expect(s.fake.requests[1]).toMatchObject({ max_tokens: 64 });
+    expect(s.fake.requests[1]).not.toHaveProperty('thinking');
+    await model.streamReply({ ...request, maxTokens: 300 }, () => undefined);
+    expect(s.fake.requests[2]).toMatchObject({ max_tokens: 1324, thinking: { type: 'enabled', budget_tokens: 1024 } });
+  });
+
   it('uses adaptive thinking, with readable summaries, on models that no longer take a budget', async () => {
     const s = await setup([ok], { model: 'claude-sonnet-5-5' });
     await s.run();

@@ -31,8 +31,7 @@ export function alternateTurns(turns: readonly ChatTurn[]): ChatTurn[] {
   for (const turn of turns) {
     const last = out.at(-1);
     if (last?.role !== turn.role) out.push({ ...turn });
-    else if (last.content.trim() !== turn.content.trim()) last.content = `${last.content}\n\n${turn.content}`;
-    else last.content = turn.content;
+    else if (!last.content.trim().endsWith(turn.content.trim())) last.content = `${last.content}\n\n${turn.content}`;
   }
   return out;
 }

@@ -38,7 +38,7 @@ async function setup(responses: FakeResponse[], options: { budgetMs?: number; ti
     retry: policy,
   });
   const deltas: string[] = [];
-  return { fake, waits, deltas, run: () => model.streamReply(request, (d) => deltas.push(d)) };
+  return { fake, waits, deltas, model, run: () => model.streamReply(request, (d) => deltas.push(d)) };
 }
 
 async function failure(promise: Promise<unknown>): Promise<ChatModelError> {
@@ -82,6 +82,23 @@ describe('OpenAI-compatible adapter', () => {
         { role: 'user', content: 'Which car seat?' },
       ],
     });
+  });
+
+  it('takes the reply tokens of the request', async () => {
+    const s = await setup([{ kind: 'stream', text: ['Fine.'] }]);
+    await s.model.streamReply({ ...request, maxTokens: 42 }, () => undefined);
+    expect(s.fake.requests[0]).toMatchObject({ max_tokens: 42 });
+  });
+
+  it('does not retry an exhausted quota (429 insufficient_quota)', async () => {
+    const s = await setup([
+      { kind: 'status', status: 429, code: 'insufficient_quota', message: 'You exceeded your current quota' },
+      { kind: 'stream', text: ['Never.'] },
+    ]);
+    const error = await failure(s.run());
+    expect(error.failure).toBe('quota');
+    expect(error.options.providerCode).toBe('insufficient_quota');
+    expect(s.fake.requests).toHaveLength(1);
   });
 
   it('retries a 429 after its retry-after, then succeeds', async () => {

@@ -36,7 +36,10 @@ const writeError: ErrorWriter = (res, response) => {
   res.end(
     JSON.stringify({
       type: 'error',
-      error: { type: ERROR_TYPES[response.status] ?? 'api_error', message: response.message ?? 'Fake failure' },
+      error: {
+        type: response.code ?? ERROR_TYPES[response.status] ?? 'api_error',
+        message: response.message ?? 'Fake failure',
+      },
       request_id: 'req_fake_error',
     }),
   );

@@ -24,7 +24,14 @@ export type FakeResponse =
       inputTokens?: number;
       outputTokens?: number;
     }
-  | { kind: 'status'; status: number; retryAfter?: string; message?: string };
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: string;
+      message?: string;
+      /** The provider's error type or code, when not the usual one for the status (e.g. `insufficient_quota`). */
+      code?: string;
+    };
 
 /** Writes one response in a provider's wire format; implemented per provider. */
 export type WireWriter = (

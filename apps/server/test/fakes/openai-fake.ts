@@ -17,6 +17,7 @@ export const FAKE_OPENAI_MODEL = 'gpt-4o-mini-2024-07-18';
 const ERROR_CODES: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },
   401: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  404: { type: 'invalid_request_error', code: 'model_not_found' },
   429: { type: 'requests', code: 'rate_limit_exceeded' },
   500: { type: 'server_error', code: null },
   503: { type: 'server_error', code: null },
@@ -26,7 +27,9 @@ const writeError: ErrorWriter = (res, response) => {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': 'req_fake_error' };
   if (response.retryAfter !== undefined) headers['retry-after'] = response.retryAfter;
   res.writeHead(response.status, headers);
-  const kind = ERROR_CODES[response.status] ?? { type: 'server_error', code: null };
+  const kind = response.code
+    ? { type: response.code, code: response.code }
+    : (ERROR_CODES[response.status] ?? { type: 'server_error', code: null });
   res.end(
     JSON.stringify({
       error: { message: response.message ?? 'Fake failure', type: kind.type, param: null, code: kind.code },

@@ -1,122 +1,21 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CHAT_MESSAGE_MAX_LENGTH, studyDefinition, type Condition } from '@studychat/contracts';
-import type { LightMyRequestResponse } from 'fastify';
+import { CHAT_MESSAGE_MAX_LENGTH, studyDefinition } from '@studychat/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
+import { createAndLogin, expectJson, useTestApp, type TestApp } from '../../../test/app.js';
+import { chatClient, events, gate, REAL_INFO, streamedText, SwitchableModel } from '../../../test/chat.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { buildAssignment, buildExperiment } from '../../../test/factories.js';
 import { toBool, toNumberOrNull } from '../../db/values.js';
-import type { ChatModel, ChatReplyInfo, ChatRequest } from '../../llm/chat-model.js';
-import { createStudyScriptedModel } from '../../llm/create-chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
 import { MODEL_ERRORS, NO_CONDITION_MESSAGE } from './chat.service.js';
-
-type Behaviour = (request: ChatRequest, onText: (delta: string) => void) => Promise<ChatReplyInfo>;
-
-/** A chat model whose behaviour each test sets; it records every request it gets. */
-class SwitchableModel implements ChatModel {
-  readonly provider = 'scripted' as const;
-  readonly model = 'switchable';
-  readonly scripted = createStudyScriptedModel();
-  behaviour: Behaviour = (request, onText) => this.scripted.streamReply(request, onText);
-  calls: ChatRequest[] = [];
-  streamReply(request: ChatRequest, onText: (delta: string) => void): Promise<ChatReplyInfo> {
-    this.calls.push(request);
-    return this.behaviour(request, onText);
-  }
-}
-
-/** A promise the test resolves by hand, so "while streaming" is a state, not a race. */
-function gate() {
-  let open = () => undefined as void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
-const REAL_INFO: ChatReplyInfo = {
-  model: 'claude-sonnet-4-5-20250929',
-  inputTokens: 1200,
-  outputTokens: 300,
-  stopReason: 'end_turn',
-  thinking: [{ type: 'thinking', thinking: 'The parent asks about safety.' }, { type: 'redacted_thinking' }],
-};
-
-/** `data:` payloads of an event-stream body, in order. */
-function events(res: LightMyRequestResponse | string): string[] {
-  const body = typeof res === 'string' ? res : res.body;
-  expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
-  return body
-    .split('\n\n')
-    .filter((block) => block !== '')
-    .map((block) => {
-      expect(block.startsWith('data: ')).toBe(true);
-      return block.slice('data: '.length);
-    });
-}
-
-function streamedText(res: LightMyRequestResponse): string {
-  return events(res)
-    .filter((e) => e !== '[DONE]')
-    .map((e) => (JSON.parse(e) as { text?: string }).text ?? '')
-    .join('');
-}
 
 describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
   const model = new SwitchableModel();
   const t = useTestApp(dialect, { deps: { llm: model } });
 
-  beforeEach(() => {
-    model.behaviour = (request, onText) => model.scripted.streamReply(request, onText);
-    model.calls = [];
-  });
+  beforeEach(() => model.reset());
 
-  async function participant(condition: Condition | null = 'mmr', options: { isAdmin?: boolean } = {}) {
-    const user = await createAndLogin(t(), options);
-    const experiment = buildExperiment();
-    const { db } = t().database;
-    await db.insertInto('experiments').values(experiment).execute();
-    await db
-      .insertInto('assignments')
-      .values(buildAssignment({ userId: user.id, experimentId: experiment.id }, { assigned_condition: condition }))
-      .execute();
-    return { user, experimentId: experiment.id };
-  }
-
-  async function initiate(user: TestUser, experimentId: string) {
-    return t().app.inject({
-      method: 'POST',
-      url: '/api/chat/initiate',
-      headers: user.headers,
-      payload: { experimentId },
-    });
-  }
-
-  async function startThread(condition: Condition = 'mmr') {
-    const p = await participant(condition);
-    const { threadId } = expectJson<{ threadId: string }>(await initiate(p.user, p.experimentId), 200);
-    return { ...p, threadId };
-  }
-
-  const send = (user: TestUser, threadId: string, message: string) =>
-    t().app.inject({
-      method: 'POST',
-      url: `/api/chat/threads/${threadId}/messages`,
-      headers: user.headers,
-      payload: { message },
-    });
-  const initial = (user: TestUser, threadId: string) =>
-    t().app.inject({ method: 'GET', url: `/api/chat/threads/${threadId}/initial-message`, headers: user.headers });
-  const messages = (user: TestUser, threadId: string) =>
-    t().app.inject({ method: 'GET', url: `/api/chat/threads/${threadId}/messages`, headers: user.headers });
-
-  const storedMessages = (threadId: string) =>
-    t()
-      .database.db.selectFrom('chat_messages')
-      .selectAll()
-      .where('thread_id', '=', threadId)
-      .orderBy('position')
-      .execute();
+  const { participant, initiate, startThread, send, initial, messages, storedMessages } = chatClient(t);
 
   describe('initiate', () => {
     it('creates one thread per participant and experiment, and returns it again', async () => {

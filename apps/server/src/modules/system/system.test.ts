@@ -8,7 +8,12 @@ describe.each(TEST_DIALECTS)('GET /api/admin/system on %s', (dialect) => {
   it('tells an admin that the scripted model is active', async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const res = await t().app.inject({ method: 'GET', url: '/api/admin/system', headers: admin.headers });
-    expect(expectJson(res, 200)).toEqual({ llmProvider: 'scripted', llmModel: 'scripted-offline', scripted: true });
+    expect(expectJson(res, 200)).toEqual({
+      llmProvider: 'scripted',
+      llmModel: 'scripted-offline',
+      scripted: true,
+      budgetAlerts: [],
+    });
   });
 
   it('refuses a participant with 403 and an anonymous caller with 401', async () => {
