@@ -81,7 +81,9 @@ async function main(): Promise<void> {
     void checkModel(createCheckModel(llm), llm).then((result) => {
       if (result.ok) return;
       app.log.warn({ problem: result.problem }, `AI model check failed: ${result.message}`);
-      console.warn(`\n*** The AI model check failed: ${result.message} ***\n(Run npm run model:check after fixing it.)\n`);
+      console.warn(
+        `\n*** The AI model check failed: ${result.message} ***\n(Run npm run model:check after fixing it.)\n`,
+      );
     });
   }
 }

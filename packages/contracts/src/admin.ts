@@ -75,7 +75,16 @@ export const SystemInfo = z.object({
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 
-export const MODEL_PROBLEMS = ['key', 'model', 'quota', 'rate_limited', 'unavailable', 'network', 'rejected', 'empty'] as const;
+export const MODEL_PROBLEMS = [
+  'key',
+  'model',
+  'quota',
+  'rate_limited',
+  'unavailable',
+  'network',
+  'rejected',
+  'empty',
+] as const;
 export type ModelProblem = (typeof MODEL_PROBLEMS)[number];
 
 /** The result of a tiny request to the configured model, in plain words. */

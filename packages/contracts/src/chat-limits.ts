@@ -48,6 +48,9 @@ export function messageTooLongText(length: number, max: number): string {
  * Whether the participant may leave the chat for the post-survey: the chat is complete (spec
  * section 9), or it was ended by a limit (the model must never block the journey).
  */
-export function chatAllowsProceed(progress: { complete: boolean; closed: { reason: ChatCloseReason } | null }): boolean {
+export function chatAllowsProceed(progress: {
+  complete: boolean;
+  closed: { reason: ChatCloseReason } | null;
+}): boolean {
   return progress.complete || progress.closed !== null;
 }

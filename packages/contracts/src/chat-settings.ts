@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { BUDGET_STATES, CHAT_LIMIT_MAX } from './chat-limits.js';
 
-
 /** The chat's limits for one experiment (defaults from the environment, or the experiment's own). */
 export const ChatLimits = z.object({
   /** Messages a participant may send in their thread; the chat ends after the reply to the last one. */

@@ -50,7 +50,13 @@ export const ChatMessage = z.object({
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const InitiateBody = z.object({ experimentId: Id });
-export const InitiateReply = z.object({ threadId: Id, progress: ChatProgress, limits: ChatLimitsView });
+export const InitiateReply = z.object({
+  threadId: Id,
+  progress: ChatProgress,
+  limits: ChatLimitsView,
+  /** Messages the participant would see in the thread: 0 for a new one, which starts with the greeting. */
+  messageCount: z.number().int(),
+});
 export type InitiateReply = z.infer<typeof InitiateReply>;
 export const ThreadParams = z.object({ threadId: Id });
 export const SendMessageBody = z.object({

@@ -29,7 +29,11 @@ describe('history for the providers', () => {
     const kept = fitHistory(system, turns, budget);
     // A2 and Q2 fit; A2 cannot be first, so the history starts at Q2.
     expect(kept).toEqual([u(`Q2 ${long}`), a(`A2 ${long}`), u('Q3')]);
-    const tighter = fitHistory(system, turns, estimateTokens(system) + estimateTokens('Q3') + estimateTokens(`A2 ${long}`));
+    const tighter = fitHistory(
+      system,
+      turns,
+      estimateTokens(system) + estimateTokens('Q3') + estimateTokens(`A2 ${long}`),
+    );
     expect(tighter).toEqual([u('Q3')]);
   });
 

@@ -54,28 +54,31 @@ describe.each(cases)('chat faults on %s with the %s adapter', (dialect, provider
       ['refused (400)', { kind: 'status', status: 400, message: 'bad request' }, 'error'],
       ['down (500) through every retry', { kind: 'status', status: 500 }, 'error'],
     ];
-    it.each(faults)('%s: an error event, never replayed, generated again on the next request', async (_name, fault, status) => {
-      const { user, threadId } = await chat.startThread();
-      // Enough for every retry of a transient fault.
-      queue = [fault, fault, fault, fault];
-      const first = await chat.initial(user, threadId);
-      expect(streamedError(first)).toBe(MODEL_ERRORS.initial);
-      const failed = (await chat.storedMessages(threadId)).at(-1);
-      expect(failed).toMatchObject({ role: 'assistant', status });
-      expect((await shown(user, threadId)).messages).toEqual([]);
+    it.each(faults)(
+      '%s: an error event, never replayed, generated again on the next request',
+      async (_name, fault, status) => {
+        const { user, threadId } = await chat.startThread();
+        // Enough for every retry of a transient fault.
+        queue = [fault, fault, fault, fault];
+        const first = await chat.initial(user, threadId);
+        expect(streamedError(first)).toBe(MODEL_ERRORS.initial);
+        const failed = (await chat.storedMessages(threadId)).at(-1);
+        expect(failed).toMatchObject({ role: 'assistant', status });
+        expect((await shown(user, threadId)).messages).toEqual([]);
 
-      queue = [ok(['Hello! ', 'Ask me anything.'])];
-      const second = await chat.initial(user, threadId);
-      expect(streamedText(second)).toBe('Hello! Ask me anything.');
-      expect(streamedError(second)).toBeUndefined();
-      const requests = fake.requests.length;
-      // Stored complete now: replayed, without another request to the provider.
-      expect(streamedText(await chat.initial(user, threadId))).toBe('Hello! Ask me anything.');
-      expect(fake.requests).toHaveLength(requests);
-      expect((await shown(user, threadId)).messages.map((m) => [m.role, m.content, m.status])).toEqual([
-        ['assistant', 'Hello! Ask me anything.', 'complete'],
-      ]);
-    });
+        queue = [ok(['Hello! ', 'Ask me anything.'])];
+        const second = await chat.initial(user, threadId);
+        expect(streamedText(second)).toBe('Hello! Ask me anything.');
+        expect(streamedError(second)).toBeUndefined();
+        const requests = fake.requests.length;
+        // Stored complete now: replayed, without another request to the provider.
+        expect(streamedText(await chat.initial(user, threadId))).toBe('Hello! Ask me anything.');
+        expect(fake.requests).toHaveLength(requests);
+        expect((await shown(user, threadId)).messages.map((m) => [m.role, m.content, m.status])).toEqual([
+          ['assistant', 'Hello! Ask me anything.', 'complete'],
+        ]);
+      },
+    );
   });
 
   describe('a reply', () => {

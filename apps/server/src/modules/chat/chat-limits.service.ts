@@ -15,7 +15,11 @@ import { budgetStatus, resolveChatLimits } from './chat-limits.js';
 import { experimentSpentUsd, spentByExperiment } from './chat.repository.js';
 
 /** An experiment's chat limits for the admin page: defaults, its own values, what applies, and the budget. */
-export async function getChatLimits(deps: AppDeps, defaults: ChatLimits, experimentId: string): Promise<ChatLimitsReply> {
+export async function getChatLimits(
+  deps: AppDeps,
+  defaults: ChatLimits,
+  experimentId: string,
+): Promise<ChatLimitsReply> {
   const { db } = deps.database;
   const overrides = await findChatLimitOverrides(db, experimentId);
   if (!overrides) throw notFound(EXPERIMENT_NOT_FOUND);

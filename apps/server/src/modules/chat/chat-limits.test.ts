@@ -67,7 +67,9 @@ describe.each(TEST_DIALECTS)('chat limits on %s', (dialect) => {
       expect(model.calls).toHaveLength(calls);
       expect((await chat.storedMessages(threadId)).filter((r) => r.role === 'user')).toHaveLength(2);
       // The greeting is still there to read.
-      expect(streamedText(await chat.initial(user, threadId))).toBe(studyDefinition.chat.conditions.mmr.scripted.opening);
+      expect(streamedText(await chat.initial(user, threadId))).toBe(
+        studyDefinition.chat.conditions.mmr.scripted.opening,
+      );
       expect((await chat.storedThread(threadId)).closed_reason).toBe('message_limit');
     });
 
@@ -259,7 +261,10 @@ describe.each(TEST_DIALECTS)('chat limits on %s', (dialect) => {
         effective: defaults,
         budget: { state: 'none', spentUsd: 0, budgetUsd: null },
       });
-      const set = expectJson<ChatLimitsReply>(await setLimits(experimentId, { maxMessageChars: 10, budgetUsd: 2.5 }), 200);
+      const set = expectJson<ChatLimitsReply>(
+        await setLimits(experimentId, { maxMessageChars: 10, budgetUsd: 2.5 }),
+        200,
+      );
       expect(set.overrides).toMatchObject({ maxMessageChars: 10, budgetUsd: 2.5, maxMessages: null });
       expect(set.effective).toMatchObject({ maxMessageChars: 10, budgetUsd: 2.5, maxMessages: 30 });
       expect(set.budget.state).toBe('ok');

@@ -76,9 +76,7 @@ describe.each(TEST_DIALECTS)('chat recovery on %s', (dialect) => {
 
     t().clock.advance(5_000);
     expect((await shown(user, threadId)).replying).toBe(true);
-    expect(expectJson<{ code: string }>(await chat.send(user, threadId, 'Hello?'), 409).code).toBe(
-      'REPLY_IN_PROGRESS',
-    );
+    expect(expectJson<{ code: string }>(await chat.send(user, threadId, 'Hello?'), 409).code).toBe('REPLY_IN_PROGRESS');
 
     t().clock.advance(5_001);
     const seen = await shown(user, threadId);

@@ -118,7 +118,13 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         content: text,
         status: failure !== null ? 'error' : empty ? 'empty' : 'complete',
         error_message:
-          failure !== null ? (failure instanceof Error ? failure.message : String(failure)) : empty ? 'The model answered with no text' : null,
+          failure !== null
+            ? failure instanceof Error
+              ? failure.message
+              : String(failure)
+            : empty
+              ? 'The model answered with no text'
+              : null,
         model_used: model,
         input_tokens: inputTokens,
         output_tokens: outputTokens,

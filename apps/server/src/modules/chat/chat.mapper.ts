@@ -75,6 +75,9 @@ export function threadTitle(condition: string, startedIso: string, firstMessage?
   const base = `${condition} chat, started ${started}`;
   if (firstMessage === undefined) return base;
   const words = firstMessage.replace(/\s+/g, ' ').trim();
-  const quote = Array.from(words).length > TITLE_QUOTE_CHARS ? `${Array.from(words).slice(0, TITLE_QUOTE_CHARS).join('').trimEnd()}…` : words;
+  const quote =
+    Array.from(words).length > TITLE_QUOTE_CHARS
+      ? `${Array.from(words).slice(0, TITLE_QUOTE_CHARS).join('').trimEnd()}…`
+      : words;
   return `${base}: “${quote}”`;
 }

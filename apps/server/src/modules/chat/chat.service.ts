@@ -18,7 +18,14 @@ import type { PriceTable } from '../../llm/pricing.js';
 import { findChatLimitOverrides } from '../experiments/experiments.repository.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { generate, MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
-import { isCompleteGreeting, shownToParticipant, threadTitle, toChatMessage, toHistory, toProgress } from './chat.mapper.js';
+import {
+  isCompleteGreeting,
+  shownToParticipant,
+  threadTitle,
+  toChatMessage,
+  toHistory,
+  toProgress,
+} from './chat.mapper.js';
 import {
   closeThread,
   experimentSpentUsd,
@@ -94,7 +101,11 @@ const userMessages = (rows: readonly ChatMessageRow[]) => rows.filter((r) => r.r
  * reached is recorded on the thread, so the chat stays ended (and Proceed stays open) whatever happens
  * to the limits later.
  */
-async function closureOf(ctx: ChatContext, state: ThreadState, rows: readonly ChatMessageRow[]): Promise<ChatClosure | null> {
+async function closureOf(
+  ctx: ChatContext,
+  state: ThreadState,
+  rows: readonly ChatMessageRow[],
+): Promise<ChatClosure | null> {
   if (state.completed) return { reason: 'completed' };
   const stored = state.thread.closed_reason;
   if (stored === 'message_limit' || stored === 'token_limit' || stored === 'budget') return { reason: stored };
@@ -102,7 +113,8 @@ async function closureOf(ctx: ChatContext, state: ThreadState, rows: readonly Ch
   const reason = reachedLimit(state.limits, {
     userMessages: userMessages(rows),
     tokensUsed: toNumber(state.thread.tokens_used),
-    experimentSpentUsd: state.limits.budgetUsd === null ? null : await experimentSpentUsd(db, state.thread.experiment_id),
+    experimentSpentUsd:
+      state.limits.budgetUsd === null ? null : await experimentSpentUsd(db, state.thread.experiment_id),
   });
   if (reason === null) return null;
   await closeThread(db, state.thread.id, reason, ctx.deps.clock().toISOString());
@@ -114,15 +126,26 @@ function chatClosed(closure: ChatClosure): AppError {
 }
 
 function limitsView(limits: ChatLimits, rows: readonly ChatMessageRow[]): ChatLimitsView {
-  return { maxMessageChars: limits.maxMessageChars, messagesLeft: Math.max(0, limits.maxMessages - userMessages(rows)) };
+  return {
+    maxMessageChars: limits.maxMessageChars,
+    messagesLeft: Math.max(0, limits.maxMessages - userMessages(rows)),
+  };
 }
 
 function leaseLive(ctx: ChatContext, thread: ChatThreadRow): boolean {
-  return thread.reply_lock_id !== null && thread.reply_lock_until !== null && toIso(thread.reply_lock_until) >= ctx.deps.clock().toISOString();
+  return (
+    thread.reply_lock_id !== null &&
+    thread.reply_lock_until !== null &&
+    toIso(thread.reply_lock_until) >= ctx.deps.clock().toISOString()
+  );
 }
 
 /** Replies left `streaming` by a holder whose lease lapsed become `interrupted`; returns the rows as they now are. */
-async function settleDeadReplies(ctx: ChatContext, thread: ChatThreadRow, rows: ChatMessageRow[]): Promise<ChatMessageRow[]> {
+async function settleDeadReplies(
+  ctx: ChatContext,
+  thread: ChatThreadRow,
+  rows: ChatMessageRow[],
+): Promise<ChatMessageRow[]> {
   if (leaseLive(ctx, thread) || !rows.some((r) => r.status === 'streaming')) return rows;
   await markStreamingInterrupted(ctx.deps.database.db, thread.id, INTERRUPTED_REASON);
   return listThreadMessages(ctx.deps.database.db, thread.id);
@@ -147,7 +170,12 @@ export async function initiateChat(ctx: ChatContext, userId: string, experimentI
   if (!thread) throw new Error('chat thread missing right after insert');
   const state = await loadState(ctx, thread);
   const rows = await listThreadMessages(db, thread.id);
-  return { threadId: thread.id, progress: await progressOf(ctx, state, rows), limits: limitsView(state.limits, rows) };
+  return {
+    threadId: thread.id,
+    progress: await progressOf(ctx, state, rows),
+    limits: limitsView(state.limits, rows),
+    messageCount: rows.filter(shownToParticipant).length,
+  };
 }
 
 /** The thread's messages as the participant saw them, with progress, limits and whether a reply is being written. */
@@ -157,7 +185,11 @@ export async function getThreadMessages(
   threadId: string,
 ): Promise<ThreadMessagesReply> {
   const state = await ownThread(ctx, userId, threadId);
-  const rows = await settleDeadReplies(ctx, state.thread, await listThreadMessages(ctx.deps.database.db, state.thread.id));
+  const rows = await settleDeadReplies(
+    ctx,
+    state.thread,
+    await listThreadMessages(ctx.deps.database.db, state.thread.id),
+  );
   return {
     threadId: state.thread.id,
     messages: rows.filter(shownToParticipant).map(toChatMessage),

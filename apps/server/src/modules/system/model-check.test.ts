@@ -25,7 +25,8 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
   beforeAll(async () => {
     anthropicFake = await startAnthropicFake(() => anthropicQueue.shift() ?? ok);
     openaiFake = await startOpenAiFake(() => openaiQueue.shift() ?? ok);
-    const withLlm = (changes: Partial<LlmConfig>) => createTestApp(dialect, { config: { llm: { ...llm, ...changes } } });
+    const withLlm = (changes: Partial<LlmConfig>) =>
+      createTestApp(dialect, { config: { llm: { ...llm, ...changes } } });
     apps.anthropic = await withLlm({
       provider: 'anthropic',
       model: 'claude-sonnet-4-5',
@@ -70,7 +71,9 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
     const before = anthropicFake.requests.length;
     const result = await check('anthropic');
     expect(result).toMatchObject({ ok: true, problem: null, provider: 'anthropic', model: FAKE_ANTHROPIC_MODEL });
-    expect(result.message).toMatch(/^The model works: Anthropic accepted the key and the model "claude-sonnet-4-5". It answered "OK"/);
+    expect(result.message).toMatch(
+      /^The model works: Anthropic accepted the key and the model "claude-sonnet-4-5". It answered "OK"/,
+    );
     expect(anthropicFake.requests).toHaveLength(before + 1);
     const body = anthropicFake.requests.at(-1) as Record<string, unknown>;
     expect(body.max_tokens).toBe(64);
@@ -79,9 +82,19 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
   });
 
   it.each([
-    ['anthropic', { kind: 'status', status: 401, message: 'invalid x-api-key' }, 'key', /refused the API key\. Check ANTHROPIC_API_KEY/],
+    [
+      'anthropic',
+      { kind: 'status', status: 401, message: 'invalid x-api-key' },
+      'key',
+      /refused the API key\. Check ANTHROPIC_API_KEY/,
+    ],
     ['openai', { kind: 'status', status: 401, message: 'Incorrect API key provided' }, 'key', /Check OPENAI_API_KEY/],
-    ['anthropic', { kind: 'status', status: 404, message: 'model: claude-nope' }, 'model', /does not know the model "claude-sonnet-4-5"\. Check LLM_MODEL/],
+    [
+      'anthropic',
+      { kind: 'status', status: 404, message: 'model: claude-nope' },
+      'model',
+      /does not know the model "claude-sonnet-4-5"\. Check LLM_MODEL/,
+    ],
     ['openai', { kind: 'status', status: 404, message: 'The model does not exist' }, 'model', /Check LLM_MODEL/],
     [
       'anthropic',

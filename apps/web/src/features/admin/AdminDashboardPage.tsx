@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Card } from '../../components/Card';
+import { ModelCheckPanel } from './model/ModelCheckPanel';
 
 const CARDS = [
   {
@@ -28,6 +29,9 @@ export function AdminDashboardPage() {
             </Card>
           </Link>
         ))}
+      </div>
+      <div className="mt-6">
+        <ModelCheckPanel />
       </div>
     </div>
   );

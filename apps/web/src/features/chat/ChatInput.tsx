@@ -1,8 +1,27 @@
-import { CHAT_MESSAGE_MAX_LENGTH } from '@studychat/contracts/web';
+import { messageLength } from '@studychat/contracts/web';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 /** Spec section 9: the input grows with its text up to this height, then scrolls. */
 export const INPUT_MAX_HEIGHT_PX = 150;
+
+/** The character counter shows from this share of the limit on. */
+export const COUNTER_FROM_SHARE = 0.8;
+
+const formatCount = (n: number) => n.toLocaleString('en-US');
+
+/** Under the box when the text is over the limit: it is never cut, and Send waits until it fits. */
+export function tooLongText(length: number, max: number): string {
+  return `Your message is ${formatCount(length - max)} ${length - max === 1 ? 'character' : 'characters'} too long: this chat takes at most ${formatCount(max)}. Please shorten it to send it.`;
+}
+
+export function messagesLeftText(left: number): string {
+  return left === 1
+    ? 'This is the last message you can send in this chat.'
+    : `You can send ${left} more messages in this chat.`;
+}
+
+/** Messages left at which the box says how many remain. */
+const FEW_MESSAGES_LEFT = 3;
 
 export const PASTE_HINT =
   'Pasting is turned off here. Please type your message in your own words: writing it yourself is part of the study.';
@@ -16,12 +35,17 @@ export function ChatInput({
   onChange,
   onSend,
   canSend,
+  maxChars,
+  messagesLeft,
   autoFocus = false,
 }: {
   value: string;
   onChange: (text: string) => void;
   onSend: () => void;
   canSend: boolean;
+  /** The experiment's limit on one message, in characters (counted as the server counts them). */
+  maxChars: number;
+  messagesLeft: number;
   /** Moves focus here on mount (after Start Conversation, whose button has gone). */
   autoFocus?: boolean;
 }) {
@@ -41,7 +65,10 @@ export function ChatInput({
     el.style.overflowY = el.scrollHeight > INPUT_MAX_HEIGHT_PX ? 'auto' : 'hidden';
   }, [value]);
 
-  const sendable = canSend && value.trim().length > 0;
+  const length = messageLength(value);
+  const tooLong = length > maxChars;
+  const showCounter = length >= maxChars * COUNTER_FROM_SHARE;
+  const sendable = canSend && value.trim().length > 0 && !tooLong;
   const submit = () => {
     if (!sendable) return;
     onSend();
@@ -77,9 +104,9 @@ export function ChatInput({
           ref={ref}
           rows={1}
           value={value}
-          maxLength={CHAT_MESSAGE_MAX_LENGTH}
           placeholder="Type your message…"
-          aria-describedby="chat-input-help"
+          aria-describedby={showCounter ? 'chat-input-help chat-input-count' : 'chat-input-help'}
+          aria-invalid={tooLong}
           autoComplete="off"
           onChange={(e) => {
             onChange(e.target.value);
@@ -101,13 +128,30 @@ export function ChatInput({
           Send
         </button>
       </div>
-      <p
-        id="chat-input-help"
-        role="status"
-        className={`mt-1 min-h-5 text-xs sm:text-sm ${pasteBlocked ? 'text-amber-800' : 'text-slate-600'}`}
-      >
-        {pasteBlocked ? PASTE_HINT : 'Enter sends · Shift+Enter adds a new line'}
-      </p>
+      <div className="mt-1 flex items-start justify-between gap-3 text-xs sm:text-sm">
+        <p
+          id="chat-input-help"
+          role="status"
+          className={`min-h-5 ${tooLong ? 'font-medium text-red-700' : pasteBlocked ? 'text-amber-800' : 'text-slate-600'}`}
+        >
+          {tooLong
+            ? tooLongText(length, maxChars)
+            : pasteBlocked
+              ? PASTE_HINT
+              : messagesLeft <= FEW_MESSAGES_LEFT
+                ? messagesLeftText(messagesLeft)
+                : 'Enter sends · Shift+Enter adds a new line'}
+        </p>
+        {showCounter && (
+          <span
+            id="chat-input-count"
+            className={`shrink-0 tabular-nums ${tooLong ? 'font-semibold text-red-700' : 'text-slate-600'}`}
+          >
+            <span className="sr-only">Characters: </span>
+            {formatCount(length)} / {formatCount(maxChars)}
+          </span>
+        )}
+      </div>
     </form>
   );
 }

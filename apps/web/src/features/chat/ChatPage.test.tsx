@@ -16,6 +16,7 @@ import {
   progress,
   renderChat,
   sse,
+  THREAD_EXTRA,
   type Handler,
 } from './chat.test-utils';
 
@@ -23,14 +24,20 @@ const keys = experimentKeys(EXPERIMENT);
 const GREETING = 'Hello! What would you like to talk about?';
 
 function message(id: number, role: 'user' | 'assistant', content: string) {
-  return { id: `00000000-0000-4000-8000-00000000000${id}`, role, content, created_at: '2026-11-21T00:00:00.000Z' };
+  return {
+    id: `00000000-0000-4000-8000-00000000000${id}`,
+    role,
+    content,
+    created_at: '2026-11-21T00:00:00.000Z',
+    status: 'complete',
+  };
 }
 
 /** A server whose thread is new; replies are `Reply n`; progress follows the messages sent. */
 function newThreadServer(overrides: Partial<Record<string, Handler>> = {}) {
   const userMessages: string[] = [];
   const server = fakeServer({
-    [paths.initiate]: () => json(200, { threadId: THREAD, progress: progress(0, 0) }),
+    [paths.initiate]: () => json(200, { threadId: THREAD, ...THREAD_EXTRA, progress: progress(0, 0), messageCount: 0 }),
     [paths.initial]: () => sse([{ text: 'Hello! ' }, { text: 'What would you like to talk about?' }]),
     [paths.send]: (call) => {
       userMessages.push((call.body as { message: string }).message);
@@ -39,6 +46,7 @@ function newThreadServer(overrides: Partial<Record<string, Handler>> = {}) {
     [paths.messages]: () =>
       json(200, {
         threadId: THREAD,
+        ...THREAD_EXTRA,
         messages: [message(1, 'assistant', GREETING)],
         progress: progress(
           userMessages.length,
@@ -95,6 +103,7 @@ describe('ChatPage: starting', () => {
       [paths.messages]: () =>
         json(200, {
           threadId: THREAD,
+          ...THREAD_EXTRA,
           messages: [message(1, 'assistant', 'Stored opening'), message(2, 'assistant', 'Later one')],
           progress: progress(0, 0),
         }),
@@ -115,8 +124,8 @@ describe('ChatPage: starting', () => {
     const user = userEvent.setup();
     renderChat();
     await user.click(screen.getByRole('button', { name: 'Start Conversation' }));
-    expect(studyDefinition.chat.fallbackGreeting).not.toBe('');
-    expect(await within(log()).findByText(studyDefinition.chat.fallbackGreeting)).toBeInTheDocument();
+    // No condition in this session: the mmr greeting (the page reads the condition when it has one).
+    expect(await within(log()).findByText(studyDefinition.chat.fallbackGreetings.mmr)).toBeInTheDocument();
     expect(input()).toBeEnabled();
   });
 
@@ -197,12 +206,33 @@ describe('ChatPage: the input', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
   });
 
-  it("shows '[No response from assistant]' for an empty reply", async () => {
-    newThreadServer({ [paths.send]: () => sse([]) });
+  it("shows '[No response from assistant]' for an empty reply, counts no round and offers the text again", async () => {
+    let sent = false;
+    newThreadServer({
+      [paths.send]: () => {
+        sent = true;
+        return sse([]);
+      },
+      [paths.messages]: () =>
+        json(200, {
+          threadId: THREAD,
+          ...THREAD_EXTRA,
+          messages: sent
+            ? [
+                message(1, 'assistant', GREETING),
+                message(2, 'user', 'Hello?'),
+                { ...message(3, 'assistant', ''), status: 'empty' },
+              ]
+            : [message(1, 'assistant', GREETING)],
+          progress: progress(0, 0),
+        }),
+    });
     const user = userEvent.setup();
     await startChat(user);
     await user.type(input(), 'Hello?{Enter}');
     expect(await within(log()).findByText('[No response from assistant]')).toBeInTheDocument();
+    await waitFor(() => expect(input()).toHaveValue('Hello?'));
+    expect(screen.getByText('Rounds: 0/3')).toBeInTheDocument();
   });
 
   it('puts the text back, removes the loading bubble and explains when sending is refused (409)', async () => {
@@ -255,6 +285,7 @@ describe('ChatPage: the input', () => {
       [paths.messages]: () =>
         json(200, {
           threadId: THREAD,
+          ...THREAD_EXTRA,
           messages: [
             message(1, 'assistant', GREETING),
             message(2, 'user', 'Why?'),
@@ -304,6 +335,7 @@ describe('ChatPage: the input', () => {
       [paths.messages]: () =>
         json(200, {
           threadId: THREAD,
+          ...THREAD_EXTRA,
           messages: [message(1, 'assistant', GREETING), message(2, 'user', 'Tell me more')],
           // The server counts a round only once it has a full reply.
           progress: progress(0, 0),
@@ -371,7 +403,12 @@ describe('ChatPage: progress and Proceed', () => {
   it('takes rounds and points from the server rather than its own count', async () => {
     newThreadServer({
       [paths.messages]: () =>
-        json(200, { threadId: THREAD, messages: [message(1, 'assistant', GREETING)], progress: progress(3, 140) }),
+        json(200, {
+          threadId: THREAD,
+          ...THREAD_EXTRA,
+          messages: [message(1, 'assistant', GREETING)],
+          progress: progress(3, 140),
+        }),
     });
     const user = userEvent.setup();
     await startChat(user);
@@ -390,6 +427,7 @@ describe('ChatPage: restoring', () => {
       [paths.messages]: () =>
         json(200, {
           threadId: THREAD,
+          ...THREAD_EXTRA,
           messages: [message(1, 'assistant', 'Server hello'), message(2, 'user', 'Earlier question')],
           progress: progress(1, 16),
         }),
@@ -404,10 +442,12 @@ describe('ChatPage: restoring', () => {
 
   it('shows the conversation from the server when local storage was lost', async () => {
     const server = fakeServer({
-      [paths.initiate]: () => json(200, { threadId: THREAD, progress: progress(2, 30) }),
+      [paths.initiate]: () =>
+        json(200, { threadId: THREAD, ...THREAD_EXTRA, progress: progress(2, 30), messageCount: 5 }),
       [paths.messages]: () =>
         json(200, {
           threadId: THREAD,
+          ...THREAD_EXTRA,
           messages: [message(1, 'assistant', 'Opening'), message(2, 'user', 'Q1'), message(3, 'assistant', 'A1')],
           progress: progress(2, 30),
         }),

@@ -1,8 +1,10 @@
+import { CHAT_CLOSED_TEXT, chatAllowsProceed } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { StudyFooter } from '../../components/StudyFooter';
 import { currentUser } from '../../lib/session';
+import { readStudySession } from '../study/study-storage';
 import { ChatInput } from './ChatInput';
 import { ChatProgressBar } from './ChatProgressBar';
 import { clearChat } from './chat-storage';
@@ -19,12 +21,15 @@ export function ChatPage() {
   const { experimentId } = useParams();
   const user = currentUser();
   const navigate = useNavigate();
-  const chat = useChat(experimentId, user?.userId);
+  const [condition] = useState(() => readStudySession().assignedCondition);
+  const chat = useChat(experimentId, user?.userId, condition);
   const viewportHeight = useViewportHeight();
   const [startedHere, setStartedHere] = useState(false);
 
+  const canProceed = chatAllowsProceed(chat.progress);
+  const closed = chat.progress.closed;
   const proceed = () => {
-    if (!chat.progress.complete) return;
+    if (!canProceed) return;
     if (experimentId) clearChat(experimentId);
     void navigate('/post-survey');
   };
@@ -65,21 +70,31 @@ export function ChatPage() {
             </Alert>
           </div>
         )}
-        {chat.progress.complete && (
+        {chat.progress.complete && !closed && (
           <p role="status" className="mx-3 mt-2 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-900 sm:mx-6">
             {COMPLETION_TEXT}
           </p>
         )}
-        {hasThread && (
+        {closed && (
+          <p
+            role="status"
+            className="mx-3 my-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 sm:mx-6 sm:text-base"
+          >
+            {CHAT_CLOSED_TEXT[closed.reason]}
+          </p>
+        )}
+        {hasThread && !closed && (
           <ChatInput
             value={chat.draft}
             onChange={chat.setDraft}
             onSend={() => void chat.send()}
             canSend={chat.status === 'ready' && chat.threadId !== null}
+            maxChars={chat.limits.maxMessageChars}
+            messagesLeft={chat.limits.messagesLeft}
             autoFocus={startedHere}
           />
         )}
-        <ChatProgressBar progress={chat.progress} onProceed={proceed} />
+        <ChatProgressBar progress={chat.progress} canProceed={canProceed} onProceed={proceed} />
       </main>
       <StudyFooter experimentId={experimentId} />
     </>

@@ -11,8 +11,16 @@ export function roundsText(progress: Progress): string {
   return `Rounds: ${Math.min(progress.rounds, CHAT_ROUNDS_TARGET)}/${CHAT_ROUNDS_TARGET}`;
 }
 
-/** The chat footer: progress towards completion and Proceed, enabled only once complete. */
-export function ChatProgressBar({ progress, onProceed }: { progress: Progress; onProceed: () => void }) {
+/** The chat footer: progress towards completion and Proceed, enabled once complete or ended by a limit. */
+export function ChatProgressBar({
+  progress,
+  canProceed,
+  onProceed,
+}: {
+  progress: Progress;
+  canProceed: boolean;
+  onProceed: () => void;
+}) {
   const percent = Math.min(100, Math.floor((progress.points / CHAT_POINTS_TARGET) * 100));
   return (
     <div className="flex items-center gap-3 border-t border-slate-200 bg-slate-50 px-3 py-2 sm:px-6">
@@ -28,11 +36,11 @@ export function ChatProgressBar({ progress, onProceed }: { progress: Progress; o
           />
         </div>
       </div>
-      <Button onClick={onProceed} disabled={!progress.complete} aria-describedby="chat-proceed-help">
+      <Button onClick={onProceed} disabled={!canProceed} aria-describedby="chat-proceed-help">
         Proceed
       </Button>
       <span id="chat-proceed-help" className="sr-only">
-        {progress.complete
+        {canProceed
           ? 'Continue to the last step of the study.'
           : 'Available after at least 3 rounds and 100 engagement points.'}
       </span>

@@ -17,7 +17,7 @@ describe('chat storage', () => {
     saveChat(EXP, {
       threadId: 't-1',
       messages: [msg('a', 'assistant', 'Hi'), msg('b', 'user', 'Hello there')],
-      progress: { rounds: 1, chars: 11, points: 15.5, complete: false },
+      progress: { rounds: 1, chars: 11, points: 15.5, complete: false, closed: null },
     });
     expect(localStorage.getItem('experiment_exp-1_threadId')).toBe('t-1');
     expect(localStorage.getItem('experiment_exp-1_rounds')).toBe('1');
@@ -28,7 +28,7 @@ describe('chat storage', () => {
     expect(loadChat(EXP)).toEqual({
       threadId: 't-1',
       messages: [msg('a', 'assistant', 'Hi'), msg('b', 'user', 'Hello there')],
-      progress: { rounds: 1, chars: 11, points: 15.5, complete: false },
+      progress: { rounds: 1, chars: 11, points: 15.5, complete: false, closed: null },
     });
   });
 
@@ -36,7 +36,7 @@ describe('chat storage', () => {
     saveChat(EXP, {
       threadId: 't-1',
       messages: [msg('a', 'user', 'Q'), msg('b', 'assistant', '', true)],
-      progress: { rounds: 0, chars: 0, points: 0, complete: false },
+      progress: { rounds: 0, chars: 0, points: 0, complete: false, closed: null },
     });
     expect(loadChat(EXP).messages.map((m) => m.id)).toEqual(['a']);
   });
@@ -45,7 +45,7 @@ describe('chat storage', () => {
     expect(loadChat(EXP)).toEqual({
       threadId: null,
       messages: [],
-      progress: { rounds: 0, chars: 0, points: 0, complete: false },
+      progress: { rounds: 0, chars: 0, points: 0, complete: false, closed: null },
     });
     localStorage.setItem(keys.messages, '{not json');
     localStorage.setItem(keys.rounds, 'many');
@@ -60,13 +60,17 @@ describe('chat storage', () => {
     localStorage.setItem(keys.chars, '500');
     localStorage.setItem(keys.points, '1000');
     localStorage.setItem(keys.complete, 'true');
-    expect(loadChat(EXP).progress).toEqual({ rounds: 2, chars: 500, points: 270, complete: false });
+    expect(loadChat(EXP).progress).toEqual({ rounds: 2, chars: 500, points: 270, complete: false, closed: null });
     localStorage.setItem(keys.rounds, '3');
     expect(loadChat(EXP).progress.complete).toBe(true);
   });
 
   it("clears only this experiment's chat keys", () => {
-    saveChat(EXP, { threadId: 't', messages: [], progress: { rounds: 3, chars: 200, points: 130, complete: true } });
+    saveChat(EXP, {
+      threadId: 't',
+      messages: [],
+      progress: { rounds: 3, chars: 200, points: 130, complete: true, closed: null },
+    });
     localStorage.setItem(keys.currentSection, '3');
     localStorage.setItem('token', 'tok');
     localStorage.setItem(experimentKeys('other').threadId, 't2');

@@ -46,7 +46,8 @@ export function loadChat(experimentId: string): StoredChat {
   return {
     threadId: localStorage.getItem(keys.threadId) || null,
     messages: readMessages(keys.messages),
-    progress: { rounds, chars, points, complete: isChatComplete(points, rounds) },
+    // Whether the chat has ended is the server's to say: the page asks it on every load.
+    progress: { rounds, chars, points, complete: isChatComplete(points, rounds), closed: null },
   };
 }
 

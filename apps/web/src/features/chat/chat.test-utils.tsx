@@ -79,8 +79,12 @@ export const paths = {
 
 export const progress = (rounds: number, chars: number) => {
   const points = rounds * 10 + chars * 0.5;
-  return { rounds, chars, points, complete: points >= 100 && rounds >= 3 };
+  return { rounds, chars, points, complete: points >= 100 && rounds >= 3, closed: null };
 };
+
+export const LIMITS = { maxMessageChars: 1000, messagesLeft: 30 };
+/** What every thread reply carries besides messages and progress: the limits, and no reply being written. */
+export const THREAD_EXTRA = { limits: LIMITS, replying: false };
 
 export function renderChat() {
   return render(

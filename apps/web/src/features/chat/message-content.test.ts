@@ -37,9 +37,13 @@ describe('splitContent', () => {
 
 describe('progress texts', () => {
   it("shows 'Engagement: x/100' in whole points and 'Rounds: n/3', capped at the targets", () => {
-    expect(engagementText({ rounds: 1, chars: 9, points: 14.5, complete: false })).toBe('Engagement: 14/100');
-    expect(roundsText({ rounds: 2, chars: 9, points: 24.5, complete: false })).toBe('Rounds: 2/3');
-    expect(engagementText({ rounds: 5, chars: 400, points: 250, complete: true })).toBe('Engagement: 100/100');
-    expect(roundsText({ rounds: 5, chars: 400, points: 250, complete: true })).toBe('Rounds: 3/3');
+    expect(engagementText({ rounds: 1, chars: 9, points: 14.5, complete: false, closed: null })).toBe(
+      'Engagement: 14/100',
+    );
+    expect(roundsText({ rounds: 2, chars: 9, points: 24.5, complete: false, closed: null })).toBe('Rounds: 2/3');
+    expect(engagementText({ rounds: 5, chars: 400, points: 250, complete: true, closed: null })).toBe(
+      'Engagement: 100/100',
+    );
+    expect(roundsText({ rounds: 5, chars: 400, points: 250, complete: true, closed: null })).toBe('Rounds: 3/3');
   });
 });

@@ -1,21 +1,24 @@
 import {
+  chatFallbackGreetings,
   chatPoints,
   endpoints,
   isChatComplete,
-  chatFallbackGreeting,
+  type ChatLimitsView,
   type ChatMessage,
   type ChatProgress,
+  type Condition,
 } from '@studychat/contracts/web';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../lib/api';
 import { streamEndpoint, StreamInterruptedError } from '../../lib/sse';
 import { initializeError, MISSING_PROPS_ERROR, sendError, startError } from './chat-errors';
 import { loadChat, saveChat } from './chat-storage';
-import { NO_PROGRESS, type Progress, type UiMessage } from './chat-types';
+import { DEFAULT_LIMITS, NO_PROGRESS, type Progress, type UiMessage } from './chat-types';
 
 /**
  * idle: no thread yet (Start Conversation); restoring: re-reading a stored thread from the server;
- * starting: creating the thread; streaming: a reply is arriving; ready: the participant may send.
+ * starting: creating the thread; streaming: a reply is arriving (or being written for an earlier
+ * visit: the page follows it); ready: the participant may send.
  */
 export type ChatStatus = 'idle' | 'restoring' | 'starting' | 'streaming' | 'ready';
 
@@ -24,6 +27,7 @@ export interface ChatState {
   threadId: string | null;
   messages: UiMessage[];
   progress: Progress;
+  limits: ChatLimitsView;
   error: string | null;
   draft: string;
   setDraft: (text: string) => void;
@@ -32,26 +36,43 @@ export interface ChatState {
   dismissError: () => void;
 }
 
+/** How often the page looks again at a reply being written for a request it no longer holds. */
+export const FOLLOW_MS = 1000;
+
 let localIds = 0;
 const localId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++localIds}`;
 const nowIso = () => new Date().toISOString();
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function toUi(messages: ChatMessage[]): UiMessage[] {
-  return messages.map(({ id, role, content, created_at }) => ({ id, role, content, created_at }));
+  return messages.map(({ id, role, content, created_at, status }) => ({
+    id,
+    role,
+    content,
+    created_at,
+    status,
+    // A reply still being written with nothing yet shows the typing dots.
+    loading: status === 'streaming' && content === '',
+  }));
 }
 
 function toProgress(p: ChatProgress): Progress {
-  return { rounds: p.rounds, chars: p.chars, points: p.points, complete: p.complete };
+  return { rounds: p.rounds, chars: p.chars, points: p.points, complete: p.complete, closed: p.closed ?? null };
 }
 
 /** The chat's state and actions; the server is the source of truth, local storage a cache. */
-export function useChat(experimentId: string | undefined, userId: string | undefined): ChatState {
+export function useChat(
+  experimentId: string | undefined,
+  userId: string | undefined,
+  condition: Condition | null = null,
+): ChatState {
   const stored = useRef(experimentId ? loadChat(experimentId) : null);
   const [threadId, setThreadId] = useState<string | null>(stored.current?.threadId ?? null);
   const [messages, setMessages] = useState<UiMessage[]>(stored.current?.messages ?? []);
   const [progress, setProgress] = useState<Progress>(stored.current?.progress ?? NO_PROGRESS);
+  const [limits, setLimits] = useState<ChatLimitsView>(DEFAULT_LIMITS);
   const [status, setStatus] = useState<ChatStatus>(stored.current?.threadId ? 'restoring' : 'idle');
   const [error, setError] = useState<string | null>(experimentId && userId ? null : MISSING_PROPS_ERROR);
   const [draft, setDraft] = useState('');
@@ -96,30 +117,60 @@ export function useChat(experimentId: string | undefined, userId: string | undef
         console.warn('Error streaming initial message', streamFailure);
         content = await storedOpening(thread).catch(() => '');
         if (!alive()) return;
-        if (!content.trim()) content = chatFallbackGreeting;
+        if (!content.trim()) content = chatFallbackGreetings[condition ?? 'mmr'];
       }
       patch(bubbleId, (m) => ({ ...m, content, loading: false }));
       setStatus('ready');
     },
-    [patch],
+    [patch, condition],
   );
 
-  /** Loads history and progress from the server and shows them; null if the thread is gone. */
-  const syncFromServer = useCallback(
-    async (thread: string): Promise<{ list: UiMessage[]; progress: Progress } | null> => {
-      try {
-        const reply = await api(endpoints.chat.messages, { params: { threadId: thread }, signal: signal() });
-        const list = toUi(reply.messages);
-        const serverProgress = toProgress(reply.progress);
-        setMessages(list);
-        setProgress(serverProgress);
-        return { list, progress: serverProgress };
-      } catch (failure) {
-        if (failure instanceof ApiError && failure.status === 404) return null;
-        throw failure;
+  /** Loads history, progress and limits from the server and shows them; null if the thread is gone. */
+  const syncFromServer = useCallback(async (thread: string) => {
+    try {
+      const reply = await api(endpoints.chat.messages, { params: { threadId: thread }, signal: signal() });
+      const list = toUi(reply.messages);
+      const serverProgress = toProgress(reply.progress);
+      setMessages(list);
+      setProgress(serverProgress);
+      setLimits(reply.limits);
+      return { list, progress: serverProgress, replying: reply.replying };
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 404) return null;
+      throw failure;
+    }
+  }, []);
+
+  /**
+   * The thread as the server has it. While a reply is being written for a request this page no longer
+   * holds (the participant left right after Send and came back, or the connection dropped), it follows
+   * that reply until it is stored.
+   */
+  const followThread = useCallback(
+    async (thread: string) => {
+      let synced = await syncFromServer(thread);
+      while (synced?.replying && alive()) {
+        setStatus('streaming');
+        await pause(FOLLOW_MS);
+        if (!alive()) break;
+        synced = await syncFromServer(thread);
       }
+      return synced;
     },
-    [],
+    [syncFromServer],
+  );
+
+  /** Shows the thread (false if it is gone); a thread with nothing in it gets its opening message. */
+  const showThread = useCallback(
+    async (thread: string): Promise<boolean> => {
+      const synced = await followThread(thread);
+      if (synced === null) return false;
+      if (!alive()) return true;
+      if (synced.list.length === 0 && !synced.progress.closed) await streamInitial(thread);
+      else setStatus('ready');
+      return true;
+    },
+    [followThread, streamInitial],
   );
 
   // A stored thread: show the cached conversation at once, then take the server's version.
@@ -128,25 +179,20 @@ export function useChat(experimentId: string | undefined, userId: string | undef
     if (!thread || !experimentId || !userId) return;
     void (async () => {
       try {
-        const synced = await syncFromServer(thread);
+        if (await showThread(thread)) return;
         if (!alive()) return;
-        if (synced === null) {
-          // Not this participant's thread any more (another login, reset data): begin again.
-          setThreadId(null);
-          setMessages([]);
-          setProgress(NO_PROGRESS);
-          setStatus('idle');
-          return;
-        }
-        if (synced.list.length === 0) await streamInitial(thread);
-        else setStatus('ready');
+        // Not this participant's thread any more (another login, reset data): begin again.
+        setThreadId(null);
+        setMessages([]);
+        setProgress(NO_PROGRESS);
+        setStatus('idle');
       } catch (failure) {
         if (isAbort(failure) || !alive()) return;
         if (!stored.current?.messages.length) setError(initializeError(failure));
         setStatus('ready');
       }
     })();
-  }, [experimentId, userId, syncFromServer, streamInitial]);
+  }, [experimentId, userId, showThread]);
 
   const start = useCallback(async () => {
     if (!experimentId || !userId) {
@@ -167,26 +213,25 @@ export function useChat(experimentId: string | undefined, userId: string | undef
     if (!alive()) return;
     setThreadId(reply.threadId);
     setProgress(toProgress(reply.progress));
-    if (reply.progress.rounds === 0) {
+    if (reply.limits) setLimits(reply.limits);
+    if (!reply.messageCount && !reply.progress.closed) {
       await streamInitial(reply.threadId);
       return;
     }
-    // The thread already had a conversation (local data was lost): show it rather than start over.
+    // The thread already had a conversation (local data was lost, or another device): show it.
     setStatus('restoring');
     try {
-      const synced = await syncFromServer(reply.threadId);
-      if (alive()) setStatus('ready');
-      if (synced?.list.length === 0) await streamInitial(reply.threadId);
+      await showThread(reply.threadId);
     } catch (failure) {
       if (isAbort(failure) || !alive()) return;
       setError(initializeError(failure));
       setStatus('ready');
     }
-  }, [experimentId, userId, streamInitial, syncFromServer]);
+  }, [experimentId, userId, streamInitial, showThread]);
 
   const send = useCallback(async () => {
     const text = draft;
-    if (!text.trim() || !threadId || status !== 'ready') return;
+    if (!text.trim() || !threadId || status !== 'ready' || progress.closed) return;
     const roundsBefore = progress.rounds;
     const userMessage: UiMessage = { id: localId('user'), role: 'user', content: text, created_at: nowIso() };
     const bubbleId = localId('reply');
@@ -195,6 +240,23 @@ export function useChat(experimentId: string | undefined, userId: string | undef
     setDraft('');
     setError(null);
     setStatus('streaming');
+
+    /**
+     * Shows the server's version of the thread. Unless the server has a full reply (its round count
+     * went up), the text goes back in the box to send again: the server counts a resent message once.
+     */
+    async function reconcile(thread: string, sent: string) {
+      let answered = false;
+      try {
+        const synced = await followThread(thread);
+        answered = synced !== null && (synced.progress.rounds > roundsBefore || synced.progress.closed !== null);
+      } catch {
+        // Keep what is on screen; the next load re-reads the server.
+      }
+      if (!alive()) return;
+      if (!answered) setDraft((c) => restoreDraft(c, sent));
+      setStatus('ready');
+    }
 
     let result;
     try {
@@ -210,8 +272,12 @@ export function useChat(experimentId: string | undefined, userId: string | undef
         patch(bubbleId, (m) => (m.content ? { ...m, loading: false } : null));
         setError(sendError(failure));
         await reconcile(threadId, text);
+      } else if (failure instanceof ApiError && failure.code === 'CHAT_CLOSED') {
+        // The chat has ended (a limit, or completion): the page says so and Proceed opens.
+        setMessages((list) => list.filter((m) => m.id !== userMessage.id && m.id !== bubbleId));
+        await reconcile(threadId, text);
       } else {
-        // Refused or never arrived (e.g. a reply still in progress, offline): nothing was stored.
+        // Refused or never arrived (e.g. a reply still in progress, too long, offline): nothing was stored.
         setMessages((list) => list.filter((m) => m.id !== userMessage.id && m.id !== bubbleId));
         setDraft((current) => restoreDraft(current, text));
         setError(sendError(failure));
@@ -227,39 +293,31 @@ export function useChat(experimentId: string | undefined, userId: string | undef
       await reconcile(threadId, text);
       return;
     }
+    if (!result.text.trim()) {
+      // The model answered nothing: '[No response from assistant]'; the message can be sent again.
+      patch(bubbleId, (m) => ({ ...m, content: '', loading: false, status: 'empty' }));
+      await reconcile(threadId, text);
+      return;
+    }
     patch(bubbleId, (m) => ({ ...m, content: result.text, loading: false }));
     setProgress((p) => addRound(p, text));
     setStatus('ready');
-    // The server counts rounds and points; take its numbers (the local ones are the same rules).
+    // The server counts rounds and points and knows the limits; take its numbers (the local ones are the same rules).
     api(endpoints.chat.messages, { params: { threadId }, signal: signal() })
       .then((reply) => {
-        if (alive()) setProgress(toProgress(reply.progress));
+        if (!alive()) return;
+        setProgress(toProgress(reply.progress));
+        setLimits(reply.limits);
       })
       .catch(() => undefined);
-
-    /**
-     * Shows the server's version of the thread. Unless the server has a full reply (its round count
-     * went up), the text goes back in the box to send again: the server counts a resent message once.
-     */
-    async function reconcile(thread: string, sent: string) {
-      let answered = false;
-      try {
-        const synced = await syncFromServer(thread);
-        answered = synced !== null && synced.progress.rounds > roundsBefore;
-      } catch {
-        // Keep what is on screen; the next load re-reads the server.
-      }
-      if (!alive()) return;
-      if (!answered) setDraft((c) => restoreDraft(c, sent));
-      setStatus('ready');
-    }
-  }, [draft, threadId, status, progress.rounds, patch, syncFromServer]);
+  }, [draft, threadId, status, progress.rounds, progress.closed, patch, followThread]);
 
   return {
     status,
     threadId,
     messages,
     progress,
+    limits,
     error,
     draft,
     setDraft,
@@ -284,5 +342,5 @@ function addRound(p: Progress, text: string): Progress {
   const rounds = p.rounds + 1;
   const chars = p.chars + text.trim().length;
   const points = chatPoints(rounds, chars);
-  return { rounds, chars, points, complete: isChatComplete(points, rounds) };
+  return { rounds, chars, points, complete: isChatComplete(points, rounds), closed: p.closed };
 }

@@ -3,6 +3,8 @@ import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';
+import { ModelCheckPanel } from '../model/ModelCheckPanel';
+import { ChatLimitsCard } from './ChatLimitsCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -12,7 +14,10 @@ import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
 import { useExperiment, useParticipantsDetailed } from './use-experiment-detail';
 
-/** `/admin/experiments/:id`: details, summary, results chart, participants, credentials and exports. */
+/**
+ * `/admin/experiments/:id`: details, summary, results chart, participants, chat limits and budget, the model
+ * check, credentials and exports.
+ */
 export function ExperimentDetailPage() {
   const { id = '' } = useParams();
   const experiment = useExperiment(id);
@@ -62,6 +67,8 @@ export function ExperimentDetailPage() {
               <ParticipantsTable rows={participants.data} />
             )}
           </Card>
+          <ChatLimitsCard experimentId={id} />
+          <ModelCheckPanel />
           <CredentialsPanel experimentId={id} />
           <ExportsPanel experimentId={id} />
         </>

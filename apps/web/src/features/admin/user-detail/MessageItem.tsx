@@ -3,6 +3,14 @@ import { useId, useState } from 'react';
 import { formatDateTime } from '../format';
 import { parseThinkingLog, thinkingEntryText } from './thinking-log';
 
+/** How a reply that did not complete is labelled for admins. */
+export const STATUS_LABEL: Record<Exclude<AdminMessage['status'], 'complete'>, string> = {
+  streaming: 'Being written',
+  interrupted: 'Interrupted',
+  error: 'Failed',
+  empty: 'Empty reply',
+};
+
 function formatUsd(cost: number): string {
   // Six decimals keep sub-cent costs readable; trailing zeros are dropped.
   return `$${Number(cost.toFixed(6))}`;
@@ -26,9 +34,17 @@ export function MessageItem({ message }: { message: AdminMessage }) {
         <span className={`text-sm font-semibold ${isUser ? 'text-brand-900' : 'text-slate-900'}`}>
           {isUser ? 'User' : 'AI'}
         </span>
-        <time dateTime={message.created_at}>{formatDateTime(message.created_at)}</time>
+        {message.status !== 'complete' && (
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 font-semibold text-amber-950">
+            {STATUS_LABEL[message.status]}
+          </span>
+        )}
+        <time dateTime={message.created_at} className="ml-auto">
+          {formatDateTime(message.created_at)}
+        </time>
       </div>
       <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-900">{message.content}</p>
+      {message.error_message && <p className="mt-1 text-xs text-amber-900">{message.error_message}</p>}
       {entries !== null && (
         <div className="mt-2">
           <button

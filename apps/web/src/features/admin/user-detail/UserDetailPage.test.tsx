@@ -55,6 +55,8 @@ function message(over: Partial<AdminMessage>): AdminMessage {
     role: 'assistant',
     content: '',
     created_at: '2026-11-01T10:10:00.000Z',
+    status: 'complete',
+    error_message: null,
     thinking_log: null,
     model_used: null,
     tokens_used: null,
