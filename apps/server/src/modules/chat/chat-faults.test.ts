@@ -17,7 +17,12 @@ import { MODEL_ERRORS } from './chat.service.js';
 const PROVIDERS = ['anthropic', 'openai'] as const;
 const cases = TEST_DIALECTS.flatMap((dialect) => PROVIDERS.map((provider) => [dialect, provider] as const));
 
-const ok = (text: string[]): FakeResponse => ({ kind: 'stream', text, inputTokens: 500, outputTokens: 40 });
+const ok = (text: string[]): Extract<FakeResponse, { kind: 'stream' }> => ({
+  kind: 'stream',
+  text,
+  inputTokens: 500,
+  outputTokens: 40,
+});
 
 describe.each(cases)('chat faults on %s with the %s adapter', (dialect, provider) => {
   const model = new SwitchableModel();
