@@ -210,6 +210,8 @@ describe.each(TEST_DIALECTS)('admin user routes on %s', (dialect) => {
         role: 'assistant',
         content: 'Yes, very.',
         created_at: at(12),
+        status: 'complete',
+        error_message: null,
         thinking_log: '[{"type":"thinking","thinking":"They ask about safety."},{"type":"redacted_thinking"}]',
         model_used: 'claude-test',
         tokens_used: 340,

@@ -282,8 +282,9 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
   {
     name: 'status',
     type: 'text',
-    meaning: "'complete'; 'error' (the model failed); 'interrupted' (the reply stopped part way)",
-    allowed: 'complete; error; interrupted',
+    meaning:
+      "'complete'; 'error' (the model failed; text that arrived is kept); 'interrupted' (the server stopped part way; the text saved so far is kept); 'empty' (the model answered nothing); 'streaming' (being written at export time)",
+    allowed: 'complete; error; interrupted; empty; streaming',
     value: (r) => r.status,
   },
   {
