@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
 import { chatInput, chatLog, reachChat, replyFinished, sendRound } from '../support/chat';
 import { setupParticipant } from '../support/participant';
@@ -133,4 +134,31 @@ test('leaving right after Send: on return the message is there and its reply arr
   await expect(page.getByRole('alert')).toHaveCount(0);
   // The chat goes on as usual.
   await sendRound(page, 'Thanks. What should I watch for afterwards?', 2);
+});
+
+test('an admin sets an experiment’s chat limits and budget, and tests the model', async ({ page, request }) => {
+  const admin = await AdminApi.login(request);
+  const experiment = await admin.createExperiment(`Limits E2E ${Date.now()}`);
+  await loginAsAdmin(page);
+  await page.goto(`/admin/experiments/${experiment.id}`);
+  const card = page.getByRole('heading', { name: 'Chat limits and budget' }).locator('..');
+  await expect(card.getByText('Spent on the chat so far: $0.00 (no budget set).')).toBeVisible();
+  const messages = card.getByLabel('Messages per participant');
+  await expect(messages).toHaveAttribute('placeholder', 'Default: 30');
+  await messages.fill('12');
+  await card.getByLabel('Budget (USD)').fill('5');
+  await card.getByRole('button', { name: 'Save limits' }).click();
+  await expect(card.getByText('Chat limits saved.')).toBeVisible();
+  await expect(card.getByText(/Applies now: 12\./)).toBeVisible();
+  await expect(card.getByText('Spent $0.00 of $5.00 (0%).')).toBeVisible();
+  const saved = await admin.call<{ overrides: { maxMessages: number | null } }>(
+    'GET',
+    `/api/experiments/${experiment.id}/chat-limits`,
+  );
+  expect(saved.overrides.maxMessages).toBe(12);
+
+  await page.getByRole('button', { name: 'Test model' }).click();
+  await expect(page.getByText('The scripted offline model answered: no real AI model is connected')).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: '/tmp/i11-admin-chat-limits.png', fullPage: true });
 });

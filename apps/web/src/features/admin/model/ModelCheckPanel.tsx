@@ -22,9 +22,14 @@ export function ModelCheckPanel() {
       </Button>
       {check.isError && <Alert className="mt-3">The check could not run: {errorText(check.error)}</Alert>}
       {result && (
-        <Alert tone={result.ok ? 'success' : 'error'} className="mt-3">
+        <Alert tone={result.provider === 'scripted' ? 'warning' : result.ok ? 'success' : 'error'} className="mt-3">
           <p className="font-semibold">
-            {result.ok ? 'The model works' : 'The model does not work'} ({result.provider}, {result.model})
+            {result.provider === 'scripted'
+              ? 'No real AI model'
+              : result.ok
+                ? 'The model works'
+                : 'The model does not work'}{' '}
+            ({result.provider}, {result.model})
           </p>
           <p className="mt-1">{result.message}</p>
         </Alert>
