@@ -65,7 +65,7 @@ export async function findChatLimitOverrides(db: Kysely<DB>, id: string): Promis
   };
 }
 
-/** Experiments with a chat budget of their own, for the budget warnings on the admin pages. */
+/** Every experiment with its own chat budget (null: the default applies), for the budget warnings on the admin pages. */
 export function listExperimentBudgets(
   db: Kysely<DB>,
 ): Promise<{ id: string; name: string; chat_budget_usd: number | string | null }[]> {
