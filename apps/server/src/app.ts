@@ -4,11 +4,15 @@ import type { AppConfig } from './config.js';
 import type { AppDeps } from './lib/deps.js';
 import { registerAuth, type Guards } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerAudit } from './plugins/audit.js';
+import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { serverLimits } from './plugins/server-limits.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChatLimitRoutes } from './modules/chat/chat-limits.routes.js';
+import type { AuthContext } from './modules/auth/auth.service.js';
+import { registerSecurityRoutes } from './modules/auth/security.routes.js';
 import { registerChatRoutes } from './modules/chat/chat.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { LoginLimiter } from './modules/auth/login-limiter.js';
@@ -51,21 +55,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerSecurity(app);
   const signer = new TokenSigner(config.jwtSecret);
   const guards = registerAuth(app, deps, signer);
+  registerAudit(app, deps);
   const ctx: AppContext = { config, deps, guards };
 
   registerHealthRoutes(app, deps, config.llm.provider);
-  registerAuthRoutes(
-    app,
-    {
-      deps,
-      signer,
-      tokenTtlSeconds: config.tokenTtlSeconds,
-      limiter: new LoginLimiter(deps.database.db),
-      hashQueue: new HashQueue(config.hashConcurrency, config.hashQueueLimit),
-      pepper: config.passwordPepper,
-    },
-    guards,
-  );
+  const auth: AuthContext = {
+    deps,
+    signer,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    limiter: new LoginLimiter(deps.database.db),
+    hashQueue: new HashQueue(config.hashConcurrency, config.hashQueueLimit),
+    pepper: config.passwordPepper,
+    totpRequired: config.adminTotpRequired,
+  };
+  registerAuthRoutes(app, auth, guards);
+  registerSecurityRoutes(app, auth, guards);
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
   registerChatRoutes(app, ctx);
@@ -75,6 +79,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerSurveyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 
   await registerStaticWeb(app, config.webDistDir);
   return app;

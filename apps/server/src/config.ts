@@ -90,6 +90,7 @@ export const EnvSchema = z.object({
   ),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_TTL_HOURS: positiveInt(12),
+  ADMIN_TOTP_REQUIRED: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email('must be an email address').optional()),
   ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(12, 'must be at least 12 characters').optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, LogLevel.default('warn')),
@@ -163,6 +164,8 @@ export interface AppConfig {
   sqliteFile: string;
   jwtSecret: string;
   tokenTtlSeconds: number;
+  /** Admins and analysts must set up TOTP two-factor authentication before using the admin area. */
+  adminTotpRequired: boolean;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: z.infer<typeof LogLevel>;
@@ -259,6 +262,7 @@ export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
     sqliteFile: path.join(dataDir, 'studychat.sqlite'),
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
     tokenTtlSeconds: e.TOKEN_TTL_HOURS * 3600,
+    adminTotpRequired: e.ADMIN_TOTP_REQUIRED === 'true',
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

@@ -21,6 +21,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     sqliteFile: ':memory:',
     jwtSecret: 'test-secret-test-secret-test-secret-0123456789',
     tokenTtlSeconds: 3600,
+    adminTotpRequired: false,
     adminEmail: undefined,
     adminPassword: undefined,
     logLevel: 'silent',

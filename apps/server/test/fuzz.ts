@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { FREE_TEXT_PATTERN } from '@studychat/contracts';
+import { FREE_TEXT_PATTERN, LINE_TEXT_PATTERN } from '@studychat/contracts';
 
 // fast-check arbitraries derived from a route's zod schema (through its JSON Schema), so every route in
 // the contracts is fuzzed without anyone writing a generator for it. Two modes:
@@ -62,6 +62,15 @@ function validString(node: JsonSchema, pools: FuzzPools, key: string): fc.Arbitr
     return ids.length > 0 ? fc.constantFrom(...ids) : fc.uuid();
   }
   if (node.format === 'email') return pools.emails.length ? fc.constantFrom(...pools.emails) : fc.emailAddress();
+  // A pattern of the field's own (such as six digits) beyond the text rules: generate matching strings.
+  const patterns = [
+    node.pattern,
+    ...(Array.isArray(node.allOf) ? (node.allOf as JsonSchema[]) : []).map((p) => p.pattern),
+  ];
+  const own = patterns.find(
+    (p): p is string => typeof p === 'string' && p !== FREE_TEXT_PATTERN.source && p !== LINE_TEXT_PATTERN.source,
+  );
+  if (own !== undefined) return fc.stringMatching(new RegExp(own));
   const minLength = num(node.minLength) ?? 0;
   const maxLength = Math.max(minLength, Math.min(num(node.maxLength) ?? 40, 40));
   const printable = fc.string({ unit: 'grapheme-ascii', minLength, maxLength });
@@ -162,16 +171,8 @@ export function arbitraryFromJsonSchema(
 ): fc.Arbitrary<unknown> {
   const variants = (node.anyOf ?? node.oneOf) as JsonSchema[] | undefined;
   let valid: fc.Arbitrary<unknown>;
-  if (Array.isArray(variants)) {
-    valid = fc.oneof(...variants.map((v) => arbitraryFromJsonSchema(v, pools, mode, key)));
-  } else if (Array.isArray(node.allOf) && node.allOf.length > 0) {
-    valid = arbitraryFromJsonSchema({ ...node, allOf: undefined, ...(node.allOf[0] as JsonSchema) }, pools, mode, key);
-  } else if (node.const !== undefined) {
+  if (node.const !== undefined) {
     valid = fc.constant(node.const);
-  } else if (node.type === 'object') {
-    valid = objectArbitrary(node, pools, mode);
-  } else if (node.type === 'array') {
-    valid = fc.array(arbitraryFromJsonSchema((node.items ?? {}) as JsonSchema, pools, mode, key), { maxLength: 5 });
   } else if (node.type === 'string') {
     valid =
       mode === 'valid'
@@ -180,6 +181,14 @@ export function arbitraryFromJsonSchema(
             { weight: 1, arbitrary: validString(node, pools, key) },
             { weight: 3, arbitrary: hostileString(node, pools, key) },
           );
+  } else if (Array.isArray(variants)) {
+    valid = fc.oneof(...variants.map((v) => arbitraryFromJsonSchema(v, pools, mode, key)));
+  } else if (Array.isArray(node.allOf) && node.allOf.length > 0) {
+    valid = arbitraryFromJsonSchema({ ...node, allOf: undefined, ...(node.allOf[0] as JsonSchema) }, pools, mode, key);
+  } else if (node.type === 'object') {
+    valid = objectArbitrary(node, pools, mode);
+  } else if (node.type === 'array') {
+    valid = fc.array(arbitraryFromJsonSchema((node.items ?? {}) as JsonSchema, pools, mode, key), { maxLength: 5 });
   } else if (node.type === 'number' || node.type === 'integer') {
     valid = mode === 'valid' ? validNumber(node) : fc.oneof(validNumber(node), hostileNumber);
   } else if (node.type === 'boolean') {

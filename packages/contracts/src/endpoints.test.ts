@@ -6,6 +6,7 @@ import {
   endpoints,
   experimentRoutes,
   participantRoutes,
+  securityRoutes,
   surveyRoutes,
 } from './index.js';
 
@@ -16,6 +17,7 @@ const routeGroups = {
   surveys: surveyRoutes,
   chat: chatRoutes,
   admin: adminRoutes,
+  security: securityRoutes,
 } as const;
 
 describe('endpoints', () => {

@@ -8,6 +8,7 @@ import type { participantRoutes } from './participants.js';
 import type { surveyRoutes } from './surveys.js';
 import type { chatRoutes } from './chat.js';
 import type { adminRoutes } from './admin.js';
+import type { securityRoutes } from './security.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -26,6 +27,7 @@ type P = typeof participantRoutes;
 type S = typeof surveyRoutes;
 type C = typeof chatRoutes;
 type D = typeof adminRoutes;
+type Y = typeof securityRoutes;
 
 export const endpoints = {
   auth: {
@@ -75,5 +77,13 @@ export const endpoints = {
     surveyResponses: endpoint<D['surveyResponses']>('GET', '/api/admin/users/:id/survey-responses'),
     system: endpoint<D['system']>('GET', '/api/admin/system'),
     modelCheck: endpoint<D['modelCheck']>('POST', '/api/admin/model-check'),
+  },
+  security: {
+    status: endpoint<Y['status']>('GET', '/api/auth/security'),
+    totpSetup: endpoint<Y['totpSetup']>('POST', '/api/auth/totp/setup'),
+    totpEnable: endpoint<Y['totpEnable']>('POST', '/api/auth/totp/enable'),
+    totpDisable: endpoint<Y['totpDisable']>('POST', '/api/auth/totp/disable'),
+    logoutAll: endpoint<Y['logoutAll']>('POST', '/api/auth/logout-all'),
+    auditLog: endpoint<Y['auditLog']>('GET', '/api/admin/audit-log'),
   },
 };

@@ -17,3 +17,5 @@ export type * from './participants.js';
 export type * from './surveys.js';
 export type * from './chat.js';
 export type * from './admin.js';
+export type * from './security.js';
+export type { Role } from './auth.js';

@@ -6,12 +6,18 @@ import { generatePassword } from '../modules/users/password.js';
 import { createUser } from '../modules/users/users.service.js';
 import { openForCli } from './load-config.js';
 
-// `npm run admin:create -- --email someone@lab.org [--password ...]`: adds an admin account.
-// Without --password a strong one is generated and printed once.
-const USAGE = 'Usage: npm run admin:create -- --email <email> [--password <at least 12 characters>]';
+// `npm run admin:create -- --email someone@lab.org [--password ...] [--analyst]`: adds an admin account, or
+// with --analyst a read-only one (views and exports, no edits, no study logins). Without --password a
+// strong one is generated and printed once.
+const USAGE = 'Usage: npm run admin:create -- --email <email> [--password <at least 12 characters>] [--analyst]';
 
 const { values } = parseArgs({
-  options: { email: { type: 'string' }, password: { type: 'string' }, help: { type: 'boolean' } },
+  options: {
+    email: { type: 'string' },
+    password: { type: 'string' },
+    analyst: { type: 'boolean' },
+    help: { type: 'boolean' },
+  },
 });
 if (values.help) {
   console.log(USAGE);
@@ -30,8 +36,14 @@ if (values.password !== undefined && values.password.length < 12) {
 const { database } = await openForCli();
 try {
   const password = values.password ?? generatePassword(24);
-  const user = await createUser(defaultDeps(database), { email: email.data, password, isAdmin: true });
-  console.log(`Created admin ${user.email}`);
+  const analyst = values.analyst === true;
+  const user = await createUser(defaultDeps(database), {
+    email: email.data,
+    password,
+    isAdmin: !analyst,
+    role: analyst ? 'analyst' : undefined,
+  });
+  console.log(`Created ${analyst ? 'analyst (read-only)' : 'admin'} ${user.email}`);
   if (!values.password) console.log(`  password: ${password}\n  (shown only now: store it in a password manager)`);
 } catch (error) {
   console.error(error instanceof AppError ? error.message : error);

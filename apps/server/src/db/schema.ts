@@ -12,8 +12,15 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   is_admin: DbBool;
+  /** participant | analyst | admin (admins also have is_admin true). */
+  role: ColumnType<string, string | undefined, string>;
   /** JSON object as text. */
   metadata: string | null;
+  /** The TOTP secret, encrypted (modules/auth/secret-box.ts); set at enrolment, before it is enabled. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  totp_last_step: ColumnType<number | string | null, number | null | undefined, number | null>;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
   last_login_at: DbTimestamp | null;
@@ -25,6 +32,20 @@ export interface SessionsTable {
   created_at: DbTimestamp;
   expires_at: DbTimestamp;
   revoked_at: DbTimestamp | null;
+  /** Only TOTP enrolment and logout are allowed (two-factor required but not yet set up). */
+  restricted: ColumnType<boolean | number, boolean | undefined, boolean>;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_id: string;
+  actor_email: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  /** JSON object as text. */
+  details: string | null;
+  created_at: DbTimestamp;
 }
 
 /** One row per account (`account:<email>`) and per account+address pair (`pair:<email> <address>`). */
@@ -162,6 +183,7 @@ export interface DB {
   sessions: SessionsTable;
   login_throttles: LoginThrottlesTable;
   login_known_addresses: LoginKnownAddressesTable;
+  audit_log: AuditLogTable;
   experiments: ExperimentsTable;
   assignments: AssignmentsTable;
   allocation_slots: AllocationSlotsTable;

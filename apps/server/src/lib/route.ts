@@ -10,9 +10,15 @@ export type TypedRequest<R> = FastifyRequest<{
 /** A request guard such as `requireUser` or `requireAdmin`: throws an AppError to refuse. */
 export type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-export interface RouteOptions {
+export interface RouteOptions<R = unknown> {
   /** Guards, run before the body is validated. */
   guards?: Guard[];
+  /** An admin action to record in the audit log once the handler has succeeded (plugins/audit.ts). */
+  audit?: {
+    action: string;
+    target?: (request: TypedRequest<R>, result: RouteReply<R>) => { type: string; id: string } | undefined;
+    details?: (request: TypedRequest<R>, result: RouteReply<R>) => Record<string, unknown>;
+  };
 }
 
 /**
@@ -22,7 +28,7 @@ export interface RouteOptions {
 export function route<R extends RouteDef>(
   app: FastifyInstance,
   def: R,
-  options: RouteOptions,
+  options: RouteOptions<R>,
   handler: (request: TypedRequest<R>, reply: FastifyReply) => Promise<RouteReply<R>>,
 ): void {
   const status = def.status ?? 200;
@@ -38,7 +44,16 @@ export function route<R extends RouteDef>(
     // onRequest runs before the body is parsed and validated, so an anonymous caller gets 401, not 400.
     ...(options.guards?.length ? { onRequest: options.guards } : {}),
     handler: async (request, reply) => {
-      const result = await handler(request as unknown as TypedRequest<R>, reply);
+      const typed = request as unknown as TypedRequest<R>;
+      const result = await handler(typed, reply);
+      const { audit } = options;
+      if (audit && reply.statusCode < 300) {
+        await request.server.audit(request, {
+          action: audit.action,
+          target: audit.target?.(typed, result),
+          details: audit.details?.(typed, result),
+        });
+      }
       if (reply.sent) return reply;
       // A handler may set its own status (e.g. 503 from health); otherwise the contract's status applies.
       if (reply.statusCode === 200) reply.code(status);

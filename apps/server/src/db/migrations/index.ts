@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-20-initial.js';
 import * as chatLimits from './2026-11-23-11-chat-limits.js';
 import * as loginThrottles from './2026-11-23-12-login-throttles.js';
+import * as adminSecurity from './2026-11-23-12-admin-security.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
   '2026-11-20-initial': initial,
   '2026-11-23-11-chat-limits': chatLimits,
   '2026-11-23-12-login-throttles': loginThrottles,
+  '2026-11-23-12-admin-security': adminSecurity,
 };

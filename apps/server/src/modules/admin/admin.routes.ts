@@ -14,14 +14,29 @@ import {
 /** The admin area's user pages: users, their threads and messages, assignments and survey responses. */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   const database = ctx.deps.database;
-  const options = { guards: [ctx.guards.requireAdmin] };
+  // Read views: admins and analysts. Each view of one person's data is recorded in the audit log.
+  const guards = [ctx.guards.requireStaff];
+  const viewOf = (view: string) => ({
+    guards,
+    audit: {
+      action: 'participant.view',
+      target: (request: { params: { id: string } }) => ({ type: 'user', id: request.params.id }),
+      details: () => ({ view }),
+    },
+  });
 
-  route(app, adminRoutes.users, options, (request) => listUsers(database, request.query.sortBy, request.query.order));
-  route(app, adminRoutes.user, options, (request) => getUser(database, request.params.id));
-  route(app, adminRoutes.threads, options, (request) => getUserThreads(database, request.params.id));
-  route(app, adminRoutes.threadMessages, options, (request) =>
+  route(app, adminRoutes.users, { guards }, (request) =>
+    listUsers(database, request.query.sortBy, request.query.order),
+  );
+  route(app, adminRoutes.user, viewOf('profile'), (request) => getUser(database, request.params.id));
+  route(app, adminRoutes.threads, viewOf('threads'), (request) => getUserThreads(database, request.params.id));
+  route(app, adminRoutes.threadMessages, viewOf('messages'), (request) =>
     getThreadMessages(database, request.params.id, request.params.threadId),
   );
-  route(app, adminRoutes.assignments, options, (request) => getUserAssignments(database, request.params.id));
-  route(app, adminRoutes.surveyResponses, options, (request) => getUserSurveyResponses(database, request.params.id));
+  route(app, adminRoutes.assignments, viewOf('assignments'), (request) =>
+    getUserAssignments(database, request.params.id),
+  );
+  route(app, adminRoutes.surveyResponses, viewOf('survey responses'), (request) =>
+    getUserSurveyResponses(database, request.params.id),
+  );
 }

@@ -9,11 +9,18 @@ import { participantSummary, participantsDetailed } from './analytics.service.js
 /** Participant summary, participants table and the CSV exports of an experiment (admin only). */
 export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const database = ctx.deps.database;
-  const admin = { guards: [ctx.guards.requireAdmin] };
+  // Admins and analysts; the per-participant table and the downloads are recorded in the audit log.
+  const staff = { guards: [ctx.guards.requireStaff] };
 
-  route(app, experimentRoutes.participantSummary, admin, (request) => participantSummary(database, request.params.id));
-  route(app, experimentRoutes.participantsDetailed, admin, (request) =>
-    participantsDetailed(database, request.params.id),
+  route(app, experimentRoutes.participantSummary, staff, (request) => participantSummary(database, request.params.id));
+  route(
+    app,
+    experimentRoutes.participantsDetailed,
+    {
+      ...staff,
+      audit: { action: 'participants.view', target: (request) => ({ type: 'experiment', id: request.params.id }) },
+    },
+    (request) => participantsDetailed(database, request.params.id),
   );
 
   // A file download has no JSON reply schema: registered directly so Fastify pipes the stream (backpressure).
@@ -22,9 +29,14 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
     method: def.method,
     url: def.path,
     schema: { params: ExportParams },
-    onRequest: admin.guards,
+    onRequest: staff.guards,
     handler: async (request, reply) => {
       const download = await exportFile(database, request.params.id, request.params.file);
+      await app.audit(request, {
+        action: 'export.download',
+        target: { type: 'experiment', id: request.params.id },
+        details: { file: request.params.file },
+      });
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${download.filename}"`)

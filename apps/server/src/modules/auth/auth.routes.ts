@@ -5,7 +5,7 @@ import { caller, type Guards } from '../../plugins/auth.js';
 import { login, logout, type AuthContext } from './auth.service.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext, guards: Guards): void {
-  route(app, authRoutes.login, {}, (request) => login(ctx, request.body.email, request.body.password, request.ip));
+  route(app, authRoutes.login, {}, (request) => login(ctx, request.body, request.ip));
 
   route(app, authRoutes.logout, { guards: [guards.requireUser] }, async (request) => {
     await logout(ctx, caller(request).sessionId);

@@ -1,7 +1,8 @@
-import type { LoginResult } from '@studychat/contracts';
+import type { LoginResult, Role } from '@studychat/contracts';
+import type { UserRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { findUserByEmail, setLastLogin } from '../users/user.repository.js';
+import { advanceTotpStep, findUserByEmail, setLastLogin } from '../users/user.repository.js';
 import type { HashQueue } from '../users/hash-queue.js';
 import {
   decoyPasswordHash,
@@ -11,13 +12,20 @@ import {
   verifyPassword,
 } from '../users/password.js';
 import { looksLikeStudyLogin } from '../users/study-login.js';
-import { toBool } from '../../db/values.js';
+import { toBool, toNumberOrNull } from '../../db/values.js';
+import { openSecret } from './secret-box.js';
+import { acceptTotp } from './totp.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { addressKeyOf } from './login-rules.js';
 import { insertSession, revokeSession } from './session.repository.js';
 import type { TokenSigner } from './token.js';
 
+/** What the TOTP secrets are sealed for (modules/auth/secret-box.ts). */
+export const TOTP_PURPOSE = 'totp';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const TOTP_REQUIRED_MESSAGE = 'Enter the 6-digit code from your authenticator app.';
+export const TOTP_INVALID_MESSAGE =
+  'That code is wrong or has already been used. Enter the current code from your authenticator app.';
 
 export interface AuthContext {
   deps: AppDeps;
@@ -25,8 +33,26 @@ export interface AuthContext {
   tokenTtlSeconds: number;
   limiter: LoginLimiter;
   hashQueue: HashQueue;
-  /** Key of the HMAC that stores generated study passwords. */
+  /** Key of the HMAC that stores generated study passwords, and of the box that holds TOTP secrets. */
   pepper: string;
+  /** Admins and analysts must set up two-factor authentication (ADMIN_TOTP_REQUIRED). */
+  totpRequired: boolean;
+}
+
+export function roleOf(user: { is_admin: boolean | number; role: string }): Role {
+  if (toBool(user.is_admin)) return 'admin';
+  return user.role === 'analyst' ? 'analyst' : 'participant';
+}
+
+/** The second factor of an account that has one: throws 401 TOTP_REQUIRED or TOTP_INVALID. */
+async function checkSecondFactor(ctx: AuthContext, user: UserRow, code: string | undefined, now: Date): Promise<void> {
+  if (!user.totp_enabled_at || !user.totp_secret) return;
+  if (code === undefined) throw new AppError(401, 'TOTP_REQUIRED', TOTP_REQUIRED_MESSAGE);
+  const secret = openSecret(user.totp_secret, ctx.pepper, TOTP_PURPOSE);
+  const step = secret === null ? null : acceptTotp(secret, code, now, toNumberOrNull(user.totp_last_step));
+  if (step === null || !(await advanceTotpStep(ctx.deps.database.db, user.id, step))) {
+    throw new AppError(401, 'TOTP_INVALID', TOTP_INVALID_MESSAGE);
+  }
 }
 
 /**
@@ -39,7 +65,12 @@ async function hashToCheck(ctx: AuthContext, account: string, stored: string | u
   return looksLikeStudyLogin(account) ? hashGeneratedPassword(generatePassword(), ctx.pepper) : decoyPasswordHash();
 }
 
-export async function login(ctx: AuthContext, email: string, password: string, ip: string): Promise<LoginResult> {
+export async function login(
+  ctx: AuthContext,
+  input: { email: string; password: string; totp?: string | undefined },
+  ip: string,
+): Promise<LoginResult> {
+  const { email, password } = input;
   const { db } = ctx.deps.database;
   const now = ctx.deps.clock();
   const account = email.trim().toLowerCase();
@@ -60,7 +91,16 @@ export async function login(ctx: AuthContext, email: string, password: string, i
     throw error;
   }
   if (!user || !valid) throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+  try {
+    await checkSecondFactor(ctx, user, input.totp, now);
+  } catch (error) {
+    // The password was right and no code was sent yet: asking for it is not a failed attempt.
+    if (error instanceof AppError && error.code === 'TOTP_REQUIRED') await reservation.cancel();
+    throw error;
+  }
   await reservation.succeeded(user.id);
+  const role = roleOf(user);
+  const restricted = ctx.totpRequired && role !== 'participant' && !user.totp_enabled_at;
 
   const sessionId = ctx.deps.newId();
   const nowIso = now.toISOString();
@@ -69,15 +109,16 @@ export async function login(ctx: AuthContext, email: string, password: string, i
     user_id: user.id,
     created_at: nowIso,
     expires_at: new Date(now.getTime() + ctx.tokenTtlSeconds * 1000).toISOString(),
+    restricted,
   });
   await setLastLogin(db, user.id, nowIso);
   const token = await ctx.signer.sign(
-    { userId: user.id, email: user.email, isAdmin: toBool(user.is_admin) },
+    { userId: user.id, email: user.email, isAdmin: role === 'admin', role },
     sessionId,
     now,
     ctx.tokenTtlSeconds,
   );
-  return { token, user: { id: user.id, email: user.email } };
+  return { token, user: { id: user.id, email: user.email }, ...(restricted ? { totpEnrolmentRequired: true } : {}) };
 }
 
 export async function logout(ctx: AuthContext, sessionId: string): Promise<void> {

@@ -20,7 +20,14 @@ describe('TokenSigner', () => {
 
   it('round-trips the payload and the session id', async () => {
     const token = await signer.sign(payload, 'session-1', now, 3600);
-    expect(await signer.verify(token, now)).toEqual({ ...payload, sessionId: 'session-1' });
+    expect(await signer.verify(token, now)).toEqual({ ...payload, role: 'participant', sessionId: 'session-1' });
+  });
+
+  it('carries the role, and never lets a role claim contradict isAdmin', async () => {
+    const analyst = await signer.sign({ ...payload, role: 'analyst' }, 's', now, 60);
+    expect(await signer.verify(analyst, now)).toMatchObject({ isAdmin: false, role: 'analyst' });
+    const admin = await signer.sign({ ...payload, isAdmin: true }, 's', now, 60);
+    expect(await signer.verify(admin, now)).toMatchObject({ isAdmin: true, role: 'admin' });
   });
 
   it('refuses an expired token by the injected clock', async () => {

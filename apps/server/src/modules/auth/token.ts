@@ -1,8 +1,9 @@
 import { createSigner, createVerifier } from 'fast-jwt';
 import { z } from 'zod';
-import { TokenPayload } from '@studychat/contracts';
+import { TokenPayload, type Role } from '@studychat/contracts';
 
 export interface VerifiedToken extends TokenPayload {
+  role: Role;
   sessionId: string;
 }
 
@@ -47,6 +48,8 @@ export class TokenSigner {
     const claims = Claims.safeParse(decoded);
     if (!claims.success || claims.data.exp * 1000 <= now.getTime()) return Promise.resolve(null);
     const { userId, email, isAdmin, jti } = claims.data;
-    return Promise.resolve({ userId, email, isAdmin, sessionId: jti });
+    // Tokens from before roles carry none: admin or participant, as isAdmin says.
+    const role = isAdmin ? 'admin' : (claims.data.role ?? 'participant');
+    return Promise.resolve({ userId, email, isAdmin, role, sessionId: jti });
   }
 }

@@ -11,8 +11,9 @@ import { budgetAlerts } from '../chat/chat-limits.service.js';
  */
 export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { provider, model } = ctx.config.llm;
+  // Which model answers: admins and analysts; the model check (a paid call) for admins only.
   const admin = { guards: [ctx.guards.requireAdmin] };
-  route(app, adminRoutes.system, admin, async () => ({
+  route(app, adminRoutes.system, { guards: [ctx.guards.requireStaff] }, async () => ({
     llmProvider: provider,
     llmModel: model,
     scripted: provider === 'scripted',

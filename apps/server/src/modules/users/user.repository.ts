@@ -33,3 +33,30 @@ export async function countAdmins(db: Kysely<DB>): Promise<number> {
 export async function setLastLogin(db: Kysely<DB>, id: string, at: string): Promise<void> {
   await db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
 }
+
+export async function setTotpSecret(db: Kysely<DB>, id: string, sealed: string | null, at: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_secret: sealed, totp_enabled_at: null, totp_last_step: null, updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function enableTotp(db: Kysely<DB>, id: string, step: number, at: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ totp_enabled_at: at, totp_last_step: step, updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Records the step of an accepted code, only if no later one was accepted meanwhile: true when it won. */
+export async function advanceTotpStep(db: Kysely<DB>, id: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -9,6 +9,8 @@ export interface CreateUserInput {
   email: string;
   password: string;
   isAdmin: boolean;
+  /** 'analyst' for a read-only admin-area account; otherwise the role follows isAdmin. */
+  role?: 'analyst' | undefined;
   metadata?: Record<string, unknown> | undefined;
 }
 
@@ -24,6 +26,7 @@ export async function createUser(deps: AppDeps, input: CreateUserInput): Promise
     email,
     password_hash: await hashPassword(input.password),
     is_admin: input.isAdmin,
+    role: input.isAdmin ? 'admin' : (input.role ?? 'participant'),
     metadata: input.metadata ? JSON.stringify(input.metadata) : null,
     created_at: now,
     updated_at: now,
