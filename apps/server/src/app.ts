@@ -5,6 +5,7 @@ import type { AppDeps } from './lib/deps.js';
 import { registerAuth, type Guards } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerAudit } from './plugins/audit.js';
+import { registerRouteRegistry } from './plugins/route-registry.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { serverLimits } from './plugins/server-limits.js';
 import { registerSecurity } from './plugins/security.js';
@@ -51,6 +52,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // The API speaks JSON only: other bodies get 415 rather than reaching validation as strings.
   app.removeContentTypeParser('text/plain');
 
+  registerRouteRegistry(app);
   registerErrorHandler(app);
   registerSecurity(app);
   const signer = new TokenSigner(config.jwtSecret);

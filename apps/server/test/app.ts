@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Role } from '@studychat/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -150,7 +151,11 @@ export async function createAndLogin(
  * A new session and token for an existing account, without the login route: for tests that end sessions
  * (logout) or trip login limits and still need the caller afterwards.
  */
-export async function newSession(t: TestApp, user: TestUser, isAdmin: boolean): Promise<TestUser> {
+export async function newSession(
+  t: TestApp,
+  user: Pick<TestUser, 'id' | 'email'> & Partial<TestUser>,
+  role: Role,
+): Promise<TestUser> {
   const now = t.clock.now;
   const sessionId = randomUUID();
   const ttl = testConfig().tokenTtlSeconds;
@@ -161,8 +166,9 @@ export async function newSession(t: TestApp, user: TestUser, isAdmin: boolean): 
     expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
   });
   const signer = new TokenSigner(testConfig().jwtSecret);
-  const token = await signer.sign({ userId: user.id, email: user.email, isAdmin }, sessionId, now, ttl);
-  return { ...user, token, headers: { authorization: `Bearer ${token}` } };
+  const payload = { userId: user.id, email: user.email, isAdmin: role === 'admin', role };
+  const token = await signer.sign(payload, sessionId, now, ttl);
+  return { password: '', ...user, token, headers: { authorization: `Bearer ${token}` } };
 }
 
 /** Parses a JSON reply, failing with the body when the status is not the expected one. */

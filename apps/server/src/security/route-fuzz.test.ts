@@ -113,7 +113,7 @@ describe.each(TEST_DIALECTS)('fuzzing every route on %s', (dialect) => {
           expect(typeof reply.code).toBe('string');
         }
         if (caller !== 'anonymous' && res.statusCode < 300 && SESSION_ENDING.has(def.path)) {
-          callers[caller] = await newSession(t(), callers[caller], caller === 'admin');
+          callers[caller] = await newSession(t(), callers[caller], caller === 'admin' ? 'admin' : 'participant');
         }
       }),
       { numRuns: RUNS },
@@ -124,7 +124,7 @@ describe.each(TEST_DIALECTS)('fuzzing every route on %s', (dialect) => {
   async function newcomer(): Promise<TestUser> {
     const row = await insertUserRow(t().database.db);
     const user = { id: String(row.id), email: row.email, password: '', token: '', headers: { authorization: '' } };
-    return newSession(t(), user, false);
+    return newSession(t(), user, 'participant');
   }
 
   /**

@@ -1,0 +1,268 @@
+import { describe, expect, it } from 'vitest';
+import { newSession, useTestApp, type TestApp, type TestUser } from '../../test/app.js';
+import { TEST_DIALECTS } from '../../test/databases.js';
+import {
+  buildParticipantRows,
+  insertExperimentRow,
+  insertParticipantRows,
+  insertUserRow,
+} from '../../test/factories.js';
+
+// The authorisation matrix: every API route the app registers x every kind of caller, in ONE table.
+// The test fails when a registered route has no row (or a row names no route), so whoever adds a route
+// adds its row. Each cell runs on a fresh world (rows inserted directly, sessions without the login
+// route), so cells cannot affect each other. Requests aim at participant A's records where a route has a
+// target; "B" is another participant of A's experiment, "C" a participant of another experiment.
+
+const CALLERS = ['anonymous', 'A', 'B', 'C', 'analyst', 'admin'] as const;
+type Who = (typeof CALLERS)[number];
+
+interface World {
+  experimentId: string;
+  otherExperimentId: string;
+  users: Record<Exclude<Who, 'anonymous'>, TestUser>;
+  threadOfA: string;
+}
+
+interface Row {
+  request: (w: World) => { url: string; body?: unknown };
+  /** Expected status per caller, in the order of CALLERS. */
+  expect: [anonymous: number, A: number, B: number, C: number, analyst: number, admin: number];
+}
+
+const STAFF_READ: Row['expect'] = [401, 403, 403, 403, 200, 200];
+const ADMIN_ONLY: Row['expect'] = [401, 403, 403, 403, 403, 200];
+
+const MATRIX: Record<string, Row> = {
+  'POST /api/auth/login': {
+    request: (w) => ({ url: '/api/auth/login', body: { email: w.users.A.email, password: 'not-the-password' } }),
+    expect: [401, 401, 401, 401, 401, 401],
+  },
+  'POST /api/auth/logout': { request: () => ({ url: '/api/auth/logout' }), expect: [401, 200, 200, 200, 200, 200] },
+  'GET /api/health': { request: () => ({ url: '/api/health' }), expect: [200, 200, 200, 200, 200, 200] },
+  'GET /api/auth/security': {
+    request: () => ({ url: '/api/auth/security' }),
+    expect: [401, 200, 200, 200, 200, 200],
+  },
+  'POST /api/auth/totp/setup': {
+    request: () => ({ url: '/api/auth/totp/setup' }),
+    expect: [401, 403, 403, 403, 200, 200],
+  },
+  'POST /api/auth/totp/enable': {
+    // No set-up started: a conflict for those who may enrol at all.
+    request: () => ({ url: '/api/auth/totp/enable', body: { code: '123456' } }),
+    expect: [401, 409, 409, 409, 409, 409],
+  },
+  'POST /api/auth/totp/disable': {
+    request: () => ({ url: '/api/auth/totp/disable', body: { code: '123456' } }),
+    expect: [401, 409, 409, 409, 409, 409],
+  },
+  'POST /api/auth/logout-all': {
+    request: () => ({ url: '/api/auth/logout-all' }),
+    expect: [401, 200, 200, 200, 200, 200],
+  },
+  'GET /api/admin/audit-log': { request: () => ({ url: '/api/admin/audit-log' }), expect: ADMIN_ONLY },
+  'GET /api/admin/system': { request: () => ({ url: '/api/admin/system' }), expect: STAFF_READ },
+  'GET /api/admin/users': { request: () => ({ url: '/api/admin/users' }), expect: STAFF_READ },
+  'GET /api/admin/users/:id': { request: (w) => ({ url: `/api/admin/users/${w.users.A.id}` }), expect: STAFF_READ },
+  'GET /api/admin/users/:id/threads': {
+    request: (w) => ({ url: `/api/admin/users/${w.users.A.id}/threads` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/admin/users/:id/threads/:threadId/messages': {
+    request: (w) => ({ url: `/api/admin/users/${w.users.A.id}/threads/${w.threadOfA}/messages` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/admin/users/:id/assignments': {
+    request: (w) => ({ url: `/api/admin/users/${w.users.A.id}/assignments` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/admin/users/:id/survey-responses': {
+    request: (w) => ({ url: `/api/admin/users/${w.users.A.id}/survey-responses` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/experiments': { request: () => ({ url: '/api/experiments' }), expect: STAFF_READ },
+  'POST /api/experiments': {
+    request: () => ({ url: '/api/experiments', body: { name: 'New study' } }),
+    expect: [401, 403, 403, 403, 403, 201],
+  },
+  'GET /api/experiments/:id': { request: (w) => ({ url: `/api/experiments/${w.experimentId}` }), expect: STAFF_READ },
+  'PUT /api/experiments/:id': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}`, body: { name: 'Renamed' } }),
+    expect: ADMIN_ONLY,
+  },
+  'PUT /api/experiments/:id/completion-codes': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/completion-codes`,
+      body: { codes: { complete: 'NEW' } },
+    }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/experiments/:id/batch-credentials': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/batch-credentials`, body: { count: 1 } }),
+    expect: [401, 403, 403, 403, 403, 201],
+  },
+  'GET /api/experiments/:id/completion-code': {
+    // A and B have not earned the pathway (403 PATHWAY_NOT_EARNED); C is not in the experiment.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/completion-code?pathway=complete` }),
+    expect: [401, 403, 403, 403, 403, 200],
+  },
+  'GET /api/experiments/:id/participant-summary': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/participant-summary` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/experiments/:id/participants-detailed': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/participants-detailed` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/experiments/:id/export/:file': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/export/participants.csv` }),
+    expect: STAFF_READ,
+  },
+  'POST /api/participants': {
+    // For A: A already joined (409); anyone else naming A is refused; an admin may act for A.
+    request: (w) => ({
+      url: '/api/participants',
+      body: { user_id: w.users.A.id, experiment_id: w.experimentId, prolific_pid: 'PID-A' },
+    }),
+    expect: [401, 409, 403, 403, 403, 409],
+  },
+  'GET /api/participants/:userId/:experimentId': {
+    request: (w) => ({ url: `/api/participants/${w.users.A.id}/${w.experimentId}` }),
+    expect: [401, 200, 403, 403, 403, 200],
+  },
+  // The routes below act on the caller's own records only (no one else's id can be named): B acts on B's
+  // own assignment in the same experiment; C, the analyst and the admin have none there.
+  'POST /api/participants/consent': {
+    request: (w) => ({ url: '/api/participants/consent', body: { experimentId: w.experimentId } }),
+    expect: [401, 200, 200, 404, 404, 404],
+  },
+  'PUT /api/participants/prolific-id': {
+    request: (w) => ({
+      url: '/api/participants/prolific-id',
+      body: { experimentId: w.experimentId, prolificId: 'PID-A' },
+    }),
+    expect: [401, 200, 403, 404, 404, 404],
+  },
+  'POST /api/participants/assign-condition': {
+    request: (w) => ({ url: '/api/participants/assign-condition', body: { experimentId: w.experimentId } }),
+    expect: [401, 200, 200, 404, 404, 404],
+  },
+  'POST /api/participants/completion': {
+    request: (w) => ({
+      url: '/api/participants/completion',
+      body: { experimentId: w.experimentId, pathway: 'complete' },
+    }),
+    expect: [401, 403, 403, 404, 404, 404],
+  },
+  'GET /api/participants/status/:experimentId': {
+    // Never 404 (docs/decisions/0007): "not completed" for anyone without a completion there.
+    request: (w) => ({ url: `/api/participants/status/${w.experimentId}` }),
+    expect: [401, 200, 200, 200, 200, 200],
+  },
+  'POST /api/participants/exposures': {
+    request: (w) => ({
+      url: '/api/participants/exposures',
+      body: { experimentId: w.experimentId, sectionIndex: 0, secondsOnScreen: 30 },
+    }),
+    expect: [401, 200, 200, 404, 404, 404],
+  },
+  'POST /api/surveys': {
+    request: (w) => ({
+      url: '/api/surveys',
+      body: {
+        user_id: w.users.A.id,
+        experiment_id: w.experimentId,
+        survey_type: 'post',
+        responses: { post_intent: 5 },
+      },
+    }),
+    // An admin may act for a participant (assertSelfOrAdmin); an analyst may not.
+    expect: [401, 200, 403, 403, 403, 200],
+  },
+  'POST /api/chat/initiate': {
+    request: (w) => ({ url: '/api/chat/initiate', body: { experimentId: w.experimentId } }),
+    expect: [401, 200, 200, 403, 403, 403],
+  },
+  'GET /api/chat/threads/:threadId/initial-message': {
+    request: (w) => ({ url: `/api/chat/threads/${w.threadOfA}/initial-message` }),
+    expect: [401, 200, 404, 404, 404, 404],
+  },
+  'POST /api/chat/threads/:threadId/messages': {
+    request: (w) => ({ url: `/api/chat/threads/${w.threadOfA}/messages`, body: { message: 'Is it safe?' } }),
+    expect: [401, 200, 404, 404, 404, 404],
+  },
+  'GET /api/chat/threads/:threadId/messages': {
+    request: (w) => ({ url: `/api/chat/threads/${w.threadOfA}/messages` }),
+    expect: [401, 200, 404, 404, 404, 404],
+  },
+};
+
+/** A fresh world: two experiments, A and B in the first (condition assigned, chat started), C in the second. */
+async function seedWorld(t: TestApp): Promise<World> {
+  const db = t.database.db;
+  const experimentId = String((await insertExperimentRow(db)).id);
+  const otherExperimentId = String((await insertExperimentRow(db)).id);
+  const participant = (experiment: string, pid: string) =>
+    buildParticipantRows(experiment, {
+      assignment: { assigned_condition: 'mmr', stratum: '3-4', consent_given: true, prolific_pid: pid },
+      entry: 'questions',
+      baseline: 4,
+      pre: { age: '25-34', sex: 'female', political_leaning: 'moderate' },
+      chat: [{ role: 'assistant', content: 'Hello! What would you like to know?' }],
+    });
+  const rows = [
+    participant(experimentId, 'PID-A'),
+    participant(experimentId, 'PID-B'),
+    participant(otherExperimentId, 'PID-C'),
+  ];
+  await insertParticipantRows(db, rows);
+  const [a, b, c] = rows.map((r) => ({ id: String(r.user.id), email: r.user.email }));
+  if (!a || !b || !c) throw new Error('participants missing');
+  const analyst = await insertUserRow(db, { role: 'analyst' });
+  const admin = await insertUserRow(db, { is_admin: true, role: 'admin' });
+  return {
+    experimentId,
+    otherExperimentId,
+    users: {
+      A: await newSession(t, a, 'participant'),
+      B: await newSession(t, b, 'participant'),
+      C: await newSession(t, c, 'participant'),
+      analyst: await newSession(t, { id: String(analyst.id), email: analyst.email }, 'analyst'),
+      admin: await newSession(t, { id: String(admin.id), email: admin.email }, 'admin'),
+    },
+    threadOfA: String(rows[0]?.thread?.id),
+  };
+}
+
+describe.each(TEST_DIALECTS)('authorisation matrix on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('has exactly one row for every API route the app registers', () => {
+    const registered = [...t().app.apiRoutes].sort();
+    expect(registered.length).toBeGreaterThan(30);
+    const missing = registered.filter((r) => !(r in MATRIX));
+    expect(missing, 'routes without a row in the authorisation matrix: add one').toEqual([]);
+    const stale = Object.keys(MATRIX).filter((r) => !registered.includes(r));
+    expect(stale, 'rows for routes that do not exist').toEqual([]);
+  });
+
+  it.each(Object.entries(MATRIX))('%s', async (key, row) => {
+    const method = key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+    const actual: number[] = [];
+    for (const who of CALLERS) {
+      const world = await seedWorld(t());
+      const { url, body } = row.request(world);
+      const res = await t().app.inject({
+        method,
+        url,
+        headers: who === 'anonymous' ? {} : world.users[who].headers,
+        ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+      });
+      actual.push(res.statusCode);
+    }
+    expect(Object.fromEntries(CALLERS.map((who, i) => [who, actual[i]]))).toEqual(
+      Object.fromEntries(CALLERS.map((who, i) => [who, row.expect[i]])),
+    );
+  });
+});
