@@ -33,8 +33,14 @@ export function currentUser(): TokenPayload | null {
     if (typeof claims.userId !== 'string' || typeof claims.email !== 'string' || typeof claims.isAdmin !== 'boolean') {
       return null;
     }
-    return { userId: claims.userId, email: claims.email, isAdmin: claims.isAdmin };
+    const role = claims.isAdmin ? 'admin' : claims.role === 'analyst' ? 'analyst' : 'participant';
+    return { userId: claims.userId, email: claims.email, isAdmin: claims.isAdmin, role };
   } catch {
     return null;
   }
+}
+
+/** Admins and analysts see the admin area; only admins change anything there. */
+export function isStaff(user: TokenPayload | null): boolean {
+  return user !== null && (user.isAdmin || user.role === 'analyst');
 }

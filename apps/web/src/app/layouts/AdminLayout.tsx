@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Outlet, useNavigate } from 'react-router';
-import { currentUser } from '../../lib/session';
+import { currentUser, isStaff } from '../../lib/session';
 import { logout } from '../../lib/logout';
 import { ScriptedModelBanner } from '../../features/admin/ScriptedModelBanner';
 
@@ -20,7 +20,7 @@ export function AdminLayout() {
             <Link to="/app" className="text-lg font-bold tracking-tight">
               StudyChat
             </Link>
-            {user?.isAdmin && (
+            {isStaff(user) && (
               <Link
                 to="/admin"
                 className="rounded px-2 py-1 font-medium text-brand-100 hover:bg-white/10 hover:text-white"

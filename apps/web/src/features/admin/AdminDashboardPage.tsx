@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Card } from '../../components/Card';
+import { canEdit } from './can-edit';
 import { ModelCheckPanel } from './model/ModelCheckPanel';
 
 const CARDS = [
@@ -30,9 +31,27 @@ export function AdminDashboardPage() {
           </Link>
         ))}
       </div>
-      <div className="mt-6">
-        <ModelCheckPanel />
-      </div>
+      {canEdit() && (
+        <div className="mt-6">
+          <ModelCheckPanel />
+        </div>
+      )}
+      <nav aria-label="Account and oversight" className="mt-6">
+        <ul className="flex flex-wrap gap-x-6 gap-y-2">
+          <li>
+            <Link to="/admin/security" className="font-medium text-brand-700 underline">
+              Security: two-factor authentication, log out everywhere
+            </Link>
+          </li>
+          {canEdit() && (
+            <li>
+              <Link to="/admin/audit" className="font-medium text-brand-700 underline">
+                Audit log: who did what in the admin area
+              </Link>
+            </li>
+          )}
+        </ul>
+      </nav>
     </div>
   );
 }

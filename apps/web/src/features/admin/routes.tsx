@@ -16,6 +16,9 @@ const ExperimentDetailPage = lazy(() =>
   import('./experiment-detail/ExperimentDetailPage').then((m) => ({ default: m.ExperimentDetailPage })),
 );
 
+const SecurityPage = lazy(() => import('./security/SecurityPage').then((m) => ({ default: m.SecurityPage })));
+const AuditPage = lazy(() => import('./audit/AuditPage').then((m) => ({ default: m.AuditPage })));
+
 /** Keeps the header in place while a page's code loads (the app-wide fallback would replace the layout). */
 function page(element: ReactNode) {
   return <Suspense fallback={<Spinner />}>{element}</Suspense>;
@@ -31,6 +34,8 @@ export function adminRoutes() {
       <Route path="/admin/user/:id" element={page(<UserDetailPage />)} />
       <Route path="/admin/experiments" element={page(<ExperimentsPage />)} />
       <Route path="/admin/experiments/:id" element={page(<ExperimentDetailPage />)} />
+      <Route path="/admin/security" element={page(<SecurityPage />)} />
+      <Route path="/admin/audit" element={page(<AuditPage />)} />
     </Route>
   );
 }

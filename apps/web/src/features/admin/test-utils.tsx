@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { LOCAL_KEYS } from '../../lib/storage-keys';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -36,8 +37,19 @@ export function mockFetch(handlers: Record<string, Handler>): Call[] {
   return calls;
 }
 
-/** Renders a page at `path` matched by `route`, with a fresh query client (no retries). */
-export function renderPage(ui: ReactElement, { path, route }: { path: string; route: string }) {
+/** Stores a token for an admin (default) or a read-only analyst: the pages read it to decide what to show. */
+export function signInAs(role: 'admin' | 'analyst'): void {
+  const claims = { userId: crypto.randomUUID(), email: `${role}@lab.test`, isAdmin: role === 'admin', role };
+  const body = btoa(JSON.stringify(claims)).replace(/=+$/, '');
+  localStorage.setItem(LOCAL_KEYS.token, `e30.${body}.sig`);
+}
+
+/** Renders a page at `path` matched by `route`, with a fresh query client (no retries), signed in as `as`. */
+export function renderPage(
+  ui: ReactElement,
+  { path, route, as = 'admin' }: { path: string; route: string; as?: 'admin' | 'analyst' },
+) {
+  signInAs(as);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>

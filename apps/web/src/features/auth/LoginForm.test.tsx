@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { TotpRequiredError } from './login';
 import { LoginForm } from './LoginForm';
 import { validateLogin } from './validate-login';
 
@@ -45,5 +46,21 @@ describe('LoginForm', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'x');
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+  });
+
+  it('asks for the authenticator code when the server wants it, and sends it with the next attempt', async () => {
+    const onSubmit = vi
+      .fn<(email: string, password: string, totp?: string) => Promise<void>>()
+      .mockRejectedValueOnce(new TotpRequiredError('Enter the 6-digit code from your authenticator app.'))
+      .mockResolvedValueOnce(undefined);
+    render(<LoginForm onSubmit={onSubmit} />);
+    expect(screen.queryByLabelText('Authentication code')).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Email'), 'admin@lab.org');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter the 6-digit code from your authenticator app.');
+    await userEvent.type(screen.getByLabelText('Authentication code'), '123 456');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(onSubmit).toHaveBeenLastCalledWith('admin@lab.org', 'secret', '123456');
   });
 });

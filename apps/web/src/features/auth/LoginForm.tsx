@@ -2,11 +2,15 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert } from '../../components/Alert';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
+import { TotpRequiredError } from './login';
 import { validateLogin, type LoginErrors } from './validate-login';
 
 export interface LoginFormProps {
-  /** Resolves on success; rejects with an Error whose message is shown. */
-  onSubmit: (email: string, password: string) => Promise<void>;
+  /**
+   * Resolves on success; rejects with an Error whose message is shown. A TotpRequiredError asks for the
+   * authenticator code, which the next submit passes as `totp`.
+   */
+  onSubmit: (email: string, password: string, totp?: string) => Promise<void>;
   emailLabel?: string;
   emailHint?: string;
   passwordHint?: string;
@@ -31,6 +35,8 @@ export function LoginForm({
   const [fieldErrors, setFieldErrors] = useState<LoginErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState('');
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -41,8 +47,10 @@ export function LoginForm({
     setError(null);
     setBusy(true);
     try {
-      await onSubmit(email.trim(), password);
+      if (askCode) await onSubmit(email.trim(), password, code.replace(/\s/g, ''));
+      else await onSubmit(email.trim(), password);
     } catch (err) {
+      if (err instanceof TotpRequiredError) setAskCode(true);
       setError(err instanceof Error && err.message ? err.message : 'Invalid email or password');
       setBusy(false);
     }
@@ -77,6 +85,20 @@ export function LoginForm({
         disabled={disabled}
         required
       />
+      {askCode && (
+        <TextField
+          label="Authentication code"
+          name="totp"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={7}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          hint="The 6-digit code from your authenticator app."
+          disabled={disabled}
+          required
+        />
+      )}
       {error && (
         <Alert>
           <p>{error}</p>

@@ -15,9 +15,10 @@ export function LoginPage() {
         <p className="mt-1 text-slate-600">Researchers and administrators log in here.</p>
         <div className="mt-6">
           <LoginForm
-            onSubmit={async (email, password) => {
-              await loginAndStoreToken(email, password);
-              navigate('/app', { replace: true });
+            onSubmit={async (email, password, totp) => {
+              const result = await loginAndStoreToken(email, password, undefined, totp);
+              // Two-factor is required here and not set up yet: the Security page is the only way in.
+              navigate(result.totpEnrolmentRequired ? '/admin/security' : '/app', { replace: true });
             }}
           />
         </div>

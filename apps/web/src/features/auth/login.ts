@@ -2,6 +2,9 @@ import { endpoints, type LoginResult } from '@studychat/contracts/web';
 import { api, ApiError } from '../../lib/api';
 import { setToken } from '../../lib/session';
 
+/** The password was right and the account has two-factor authentication: ask for the code. */
+export class TotpRequiredError extends Error {}
+
 /**
  * Logs in and stores the token. A failure is thrown as an Error carrying the server's message, or
  * `fallback` when the server gave none.
@@ -10,12 +13,14 @@ export async function loginAndStoreToken(
   email: string,
   password: string,
   fallback = 'Invalid email or password',
+  totp?: string,
 ): Promise<LoginResult> {
   try {
-    const result = await api(endpoints.auth.login, { body: { email, password } });
+    const result = await api(endpoints.auth.login, { body: { email, password, ...(totp ? { totp } : {}) } });
     setToken(result.token);
     return result;
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'TOTP_REQUIRED') throw new TotpRequiredError(error.message);
     if (error instanceof ApiError && error.code !== 'UNKNOWN') throw new Error(error.message);
     throw new Error(fallback);
   }

@@ -1,4 +1,5 @@
 import { useParams } from 'react-router';
+import { canEdit } from '../can-edit';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
@@ -67,9 +68,13 @@ export function ExperimentDetailPage() {
               <ParticipantsTable rows={participants.data} />
             )}
           </Card>
-          <ChatLimitsCard experimentId={id} />
-          <ModelCheckPanel />
-          <CredentialsPanel experimentId={id} />
+          {canEdit() && (
+            <>
+              <ChatLimitsCard experimentId={id} />
+              <ModelCheckPanel />
+              <CredentialsPanel experimentId={id} />
+            </>
+          )}
           <ExportsPanel experimentId={id} />
         </>
       )}

@@ -1,4 +1,5 @@
 import { CODE_KEYS, type Experiment } from '@studychat/contracts/web';
+import { canEdit } from '../can-edit';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
@@ -27,9 +28,11 @@ export function ExperimentDetailsCard({ experiment }: { experiment: Experiment }
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <h2 className="text-xl font-semibold break-words text-slate-900">{experiment.name}</h2>
-        <Button variant="secondary" onClick={() => setEditing(true)}>
-          Edit
-        </Button>
+        {canEdit() && (
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            Edit
+          </Button>
+        )}
       </div>
       <p className="mt-2 whitespace-pre-wrap text-slate-700">{experiment.description || 'No description provided.'}</p>
       <dl className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">

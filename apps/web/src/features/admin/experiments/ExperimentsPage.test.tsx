@@ -106,4 +106,11 @@ describe('ExperimentsPage', () => {
     finish(json(201, experiment('Slow', null)));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
+
+  it('offers no Create button to a read-only analyst', async () => {
+    mockFetch({ 'GET /api/experiments': () => json(200, [experiment('Wave 1', null)]) });
+    renderPage(<ExperimentsPage />, { path: '/admin/experiments', route: '/admin/experiments', as: 'analyst' });
+    expect(await screen.findByText('Wave 1')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create New Experiment' })).not.toBeInTheDocument();
+  });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { canEdit } from '../can-edit';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
@@ -21,7 +22,7 @@ export function ExperimentsPage() {
       <BackLink to="/admin">Back to Dashboard</BackLink>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Experiments</h1>
-        <Button onClick={() => setCreating(true)}>Create New Experiment</Button>
+        {canEdit() && <Button onClick={() => setCreating(true)}>Create New Experiment</Button>}
       </div>
       <Card className="overflow-hidden p-0!">
         {experiments.isPending ? (
