@@ -79,9 +79,13 @@ describe('api client', () => {
 });
 
 describe('currentUser', () => {
-  it('reads userId, email and isAdmin from the token payload', () => {
+  it('reads userId, email and isAdmin from the token payload, and the role (derived for older tokens)', () => {
     setToken(tokenWith({ userId: 'u1', email: 'a@b.co', isAdmin: true, exp: 1 }));
-    expect(currentUser()).toEqual({ userId: 'u1', email: 'a@b.co', isAdmin: true });
+    expect(currentUser()).toEqual({ userId: 'u1', email: 'a@b.co', isAdmin: true, role: 'admin' });
+    setToken(tokenWith({ userId: 'u2', email: 'c@d.co', isAdmin: false, role: 'analyst', exp: 1 }));
+    expect(currentUser()).toMatchObject({ isAdmin: false, role: 'analyst' });
+    setToken(tokenWith({ userId: 'u3', email: 'e@f.co', isAdmin: false, role: 'admin', exp: 1 }));
+    expect(currentUser()).toMatchObject({ isAdmin: false, role: 'participant' });
   });
 
   it('returns null for a missing or malformed token', () => {
