@@ -119,6 +119,18 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export/participants.csv` }),
     expect: STAFF_READ,
   },
+  'GET /api/experiments/:id/chat-limits': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/chat-limits` }),
+    expect: STAFF_READ,
+  },
+  'PUT /api/experiments/:id/chat-limits': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/chat-limits`,
+      body: { overrides: { maxMessages: 20 } },
+    }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/admin/model-check': { request: () => ({ url: '/api/admin/model-check' }), expect: ADMIN_ONLY },
   'POST /api/participants': {
     // For A: A already joined (409); anyone else naming A is refused; an admin may act for A.
     request: (w) => ({
