@@ -7,6 +7,7 @@ import {
 } from '@studychat/contracts';
 import type { ChatMessageRow, SurveyResponseRow, UserRow } from '../../db/schema.js';
 import { parseJsonObject, toBool, toIso, toIsoOrNull, toNumber, toNumberOrNull } from '../../db/values.js';
+import { threadTitle } from '../chat/chat.mapper.js';
 
 /** A stored text value narrowed to one of the allowed values, or null (an unknown value is never passed on). */
 function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | null {
@@ -29,6 +30,8 @@ export interface ThreadSummaryRow {
   id: string;
   experiment_id: string;
   title: string | null;
+  condition: string;
+  created_at: Date | string;
   message_count: number | string | bigint | null;
   last_message_at: Date | string | null;
 }
@@ -37,7 +40,8 @@ export function toAdminThread(row: ThreadSummaryRow): AdminThread {
   return {
     id: row.id,
     experiment_id: row.experiment_id,
-    title: row.title,
+    // Threads started before titles were stored get one from their condition and start time.
+    title: row.title ?? threadTitle(row.condition, toIso(row.created_at)),
     message_count: row.message_count === null ? 0 : toNumber(row.message_count),
     last_message_at: toIsoOrNull(row.last_message_at),
   };

@@ -48,7 +48,15 @@ export function listThreadsForUser(db: Kysely<DB>, userId: string): Promise<Thre
       (join) => join.onRef('stats.thread_id', '=', 't.id'),
     )
     .where('t.user_id', '=', userId)
-    .select(['t.id', 't.experiment_id', 't.title', 'stats.message_count', 'stats.last_message_at'])
+    .select([
+      't.id',
+      't.experiment_id',
+      't.title',
+      't.condition',
+      't.created_at',
+      'stats.message_count',
+      'stats.last_message_at',
+    ])
     .orderBy('t.created_at', 'desc')
     .orderBy('t.id')
     .execute();

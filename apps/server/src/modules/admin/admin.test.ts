@@ -187,7 +187,8 @@ describe.each(TEST_DIALECTS)('admin user routes on %s', (dialect) => {
         {
           id: seeded.threadId,
           experiment_id: experimentId,
-          title: null,
+          // Stored without a title (before titles were stored): named by condition and start time.
+          title: 'mmr chat, started 2026-11-20 09:10 UTC',
           message_count: 3,
           last_message_at: at(12),
         },

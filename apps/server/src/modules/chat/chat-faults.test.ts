@@ -124,6 +124,24 @@ describe.each(cases)('chat faults on %s with the %s adapter', (dialect, provider
       expect((await shown(user, threadId)).progress.rounds).toBe(1);
     });
 
+    // Only Anthropic's protocol has error events inside a stream.
+    if (provider === 'anthropic') {
+      it('an error event mid-stream (Anthropic overloaded_error) keeps the text and is not retried', async () => {
+        const { user, threadId } = await chatting();
+        const before = fake.requests.length;
+        queue = [{ ...ok(['Rear-facing ', 'is safest.']), errorAfter: 1 }, ok(['Never sent.'])];
+        const res = await chat.send(user, threadId, 'Question');
+        expect(streamedText(res)).toBe('Rear-facing ');
+        expect(streamedError(res)).toBe(MODEL_ERRORS.interrupted);
+        expect(fake.requests.length - before).toBe(1);
+        expect((await chat.storedMessages(threadId)).at(-1)).toMatchObject({
+          content: 'Rear-facing ',
+          status: 'error',
+          error_message: expect.stringMatching(/overloaded_error/) as unknown,
+        });
+      });
+    }
+
     it('a rate limit (429) before any text is retried and the reply arrives', async () => {
       const { user, threadId } = await chatting();
       queue = [{ kind: 'status', status: 429, retryAfter: '0' }, ok(['After a wait.'])];
