@@ -1,16 +1,10 @@
-import type { Updateable } from 'kysely';
 import type { BudgetStatus, ChatLimitOverrides, ChatLimits, ChatLimitsReply } from '@studychat/contracts';
-import type { ExperimentsTable } from '../../db/schema.js';
-import { toNumberOrNull } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { notFound } from '../../lib/errors.js';
 import {
-  CHAT_LIMIT_COLUMN,
-  findChatLimitOverrides,
-  listExperimentBudgets,
-  updateExperimentRow,
-} from '../experiments/experiments.repository.js';
-import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+  chatLimitOverridesOf,
+  experimentBudgets,
+  updateChatLimitOverrides,
+} from '../experiments/experiments.service.js';
 import { budgetStatus, resolveChatLimits } from './chat-limits.js';
 import { experimentSpentUsd, spentByExperiment } from './chat.repository.js';
 
@@ -20,11 +14,9 @@ export async function getChatLimits(
   defaults: ChatLimits,
   experimentId: string,
 ): Promise<ChatLimitsReply> {
-  const { db } = deps.database;
-  const overrides = await findChatLimitOverrides(db, experimentId);
-  if (!overrides) throw notFound(EXPERIMENT_NOT_FOUND);
+  const overrides = await chatLimitOverridesOf(deps, experimentId);
   const effective = resolveChatLimits(defaults, overrides);
-  const spent = await experimentSpentUsd(db, experimentId);
+  const spent = await experimentSpentUsd(deps.database.db, experimentId);
   return { defaults, overrides, effective, budget: budgetStatus(spent, effective.budgetUsd) };
 }
 
@@ -35,12 +27,7 @@ export async function updateChatLimits(
   experimentId: string,
   changes: Partial<ChatLimitOverrides>,
 ): Promise<ChatLimitsReply> {
-  const update: Updateable<ExperimentsTable> = { updated_at: deps.clock().toISOString() };
-  for (const key of Object.keys(CHAT_LIMIT_COLUMN) as (keyof ChatLimitOverrides)[]) {
-    const value = changes[key];
-    if (value !== undefined) update[CHAT_LIMIT_COLUMN[key]] = value;
-  }
-  if (!(await updateExperimentRow(deps.database.db, experimentId, update))) throw notFound(EXPERIMENT_NOT_FOUND);
+  await updateChatLimitOverrides(deps, experimentId, changes);
   return getChatLimits(deps, defaults, experimentId);
 }
 
@@ -49,11 +36,10 @@ export async function budgetAlerts(
   deps: AppDeps,
   defaults: ChatLimits,
 ): Promise<(BudgetStatus & { experimentId: string; name: string })[]> {
-  const { db } = deps.database;
-  const [experiments, spent] = await Promise.all([listExperimentBudgets(db), spentByExperiment(db)]);
+  const [experiments, spent] = await Promise.all([experimentBudgets(deps), spentByExperiment(deps.database.db)]);
   const alerts = [];
   for (const experiment of experiments) {
-    const budget = toNumberOrNull(experiment.chat_budget_usd) ?? defaults.budgetUsd;
+    const budget = experiment.budgetUsd ?? defaults.budgetUsd;
     const status = budgetStatus(spent.get(experiment.id) ?? 0, budget);
     if (status.state === 'warning' || status.state === 'stopped') {
       alerts.push({ ...status, experimentId: experiment.id, name: experiment.name });

@@ -15,7 +15,7 @@ import { toIso, toNumber } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
-import { findChatLimitOverrides } from '../experiments/experiments.repository.js';
+import { chatLimitOverridesOf } from '../experiments/experiments.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { generate, MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
 import {
@@ -82,9 +82,9 @@ async function loadState(ctx: ChatContext, thread: ChatThreadRow): Promise<Threa
   const { db } = ctx.deps.database;
   const [participation, overrides] = await Promise.all([
     findParticipation(db, thread.user_id, thread.experiment_id),
-    findChatLimitOverrides(db, thread.experiment_id),
+    chatLimitOverridesOf(ctx.deps, thread.experiment_id),
   ]);
-  const limits = overrides ? resolveChatLimits(ctx.defaults, overrides) : ctx.defaults;
+  const limits = resolveChatLimits(ctx.defaults, overrides);
   return { thread, limits, completed: (participation?.completed_at ?? null) !== null };
 }
 

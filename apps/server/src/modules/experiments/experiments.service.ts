@@ -1,15 +1,26 @@
 import type { Updateable } from 'kysely';
-import { CODE_KEYS, PATHWAY_CODE_KEY, type CompletionCodes, type Experiment, type Pathway } from '@studychat/contracts';
+import {
+  CODE_KEYS,
+  PATHWAY_CODE_KEY,
+  type ChatLimitOverrides,
+  type CompletionCodes,
+  type Experiment,
+  type Pathway,
+} from '@studychat/contracts';
 import type { ExperimentsTable } from '../../db/schema.js';
+import { toNumberOrNull } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { assertPathwayEarned } from '../participants/eligibility.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
+  CHAT_LIMIT_COLUMN,
   CODE_COLUMN,
   codeOf,
+  findChatLimitOverrides,
   findExperimentById,
   insertExperiment,
+  listExperimentBudgets,
   listExperimentRows,
   updateExperimentRow,
 } from './experiments.repository.js';
@@ -102,4 +113,33 @@ export async function getCompletionCode(
     );
   }
   return { code, pathway, key };
+}
+
+/** The experiment's own chat limits (null where the default applies); the chat module resolves them. */
+export async function chatLimitOverridesOf(deps: AppDeps, id: string): Promise<ChatLimitOverrides> {
+  const overrides = await findChatLimitOverrides(deps.database.db, id);
+  if (!overrides) throw notFound(EXPERIMENT_NOT_FOUND);
+  return overrides;
+}
+
+/** Sets the chat limits that were sent (null: back to the default); the others keep their value. */
+export async function updateChatLimitOverrides(
+  deps: AppDeps,
+  id: string,
+  changes: Partial<ChatLimitOverrides>,
+): Promise<void> {
+  const update: Updateable<ExperimentsTable> = { updated_at: deps.clock().toISOString() };
+  for (const key of Object.keys(CHAT_LIMIT_COLUMN) as (keyof ChatLimitOverrides)[]) {
+    const value = changes[key];
+    if (value !== undefined) update[CHAT_LIMIT_COLUMN[key]] = value;
+  }
+  if (!(await updateExperimentRow(deps.database.db, id, update))) throw notFound(EXPERIMENT_NOT_FOUND);
+}
+
+/** Every experiment's name and own chat budget (null: the default applies). */
+export async function experimentBudgets(
+  deps: AppDeps,
+): Promise<{ id: string; name: string; budgetUsd: number | null }[]> {
+  const rows = await listExperimentBudgets(deps.database.db);
+  return rows.map((r) => ({ id: r.id, name: r.name, budgetUsd: toNumberOrNull(r.chat_budget_usd) }));
 }
