@@ -1,7 +1,7 @@
 import type { ModelCheckReply } from '@studychat/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, createTestApp, expectJson, testConfig, type TestApp } from '../../../test/app.js';
-import { TEST_DIALECTS } from '../../../test/databases.js';
+import { dropTestSchemas, TEST_DIALECTS } from '../../../test/databases.js';
 import { FAKE_ANTHROPIC_MODEL, startAnthropicFake } from '../../../test/fakes/anthropic-fake.js';
 import type { FakeProvider, FakeResponse } from '../../../test/fakes/fake-server.js';
 import { startOpenAiFake } from '../../../test/fakes/openai-fake.js';
@@ -55,6 +55,7 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
     }
     await anthropicFake.close();
     await openaiFake.close();
+    await dropTestSchemas();
   });
 
   async function check(name: keyof typeof apps): Promise<ModelCheckReply> {
