@@ -1,8 +1,25 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildConfig, ConfigError, loadOrCreateSecret, parseEnv } from './config.js';
+import { buildConfig, ConfigError, loadOrCreateSecret, parseEnv, resolveWorkers } from './config.js';
+import { loadEnvFile } from './env-file.js';
+import { REPO_ROOT } from './paths.js';
+
+const SECRET = 's'.repeat(40);
+/** Both generated secrets given, so no test writes them into a data folder it did not make. */
+const SECRETS = { JWT_SECRET: SECRET, PASSWORD_PEPPER: 'p'.repeat(40) };
+const PG = 'postgres://postgres@127.0.0.1:5432/x';
+
+function problemsOf(env: NodeJS.ProcessEnv): string {
+  try {
+    parseEnv(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  return '';
+}
 
 describe('config', () => {
   it('applies the documented defaults', () => {
@@ -102,8 +119,100 @@ describe('config', () => {
   });
 
   it('serves the built web app in production only', () => {
-    const secrets = { JWT_SECRET: 'x'.repeat(32), PASSWORD_PEPPER: 'y'.repeat(32) };
-    expect(buildConfig(parseEnv({ NODE_ENV: 'production', ...secrets }), '/srv/web').webDistDir).toBe('/srv/web');
-    expect(buildConfig(parseEnv(secrets), '/srv/web').webDistDir).toBeUndefined();
+    const paths = { webDistDir: '/srv/web' };
+    expect(buildConfig(parseEnv({ NODE_ENV: 'production', ...SECRETS }), paths).webDistDir).toBe('/srv/web');
+    expect(buildConfig(parseEnv(SECRETS), paths).webDistDir).toBeUndefined();
+  });
+
+  it('resolves DATA_DIR and the other relative paths from the repository root, wherever the command runs', () => {
+    expect(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).workspaces).toBeDefined();
+    const fromRoot = buildConfig(parseEnv(SECRETS));
+    expect(fromRoot.dataDir).toBe(path.join(REPO_ROOT, 'data'));
+    expect(fromRoot.sqliteFile).toBe(path.join(REPO_ROOT, 'data', 'studychat.sqlite'));
+    expect(fromRoot.backupDir).toBe(path.join(REPO_ROOT, 'data', 'backups'));
+    const env = parseEnv({ ...SECRETS, DATA_DIR: 'var/study', BACKUP_DIR: 'bk', WEB_DIST_DIR: 'web' });
+    const config = buildConfig(env, { rootDir: '/srv/app' });
+    expect(config).toMatchObject({
+      dataDir: '/srv/app/var/study',
+      backupDir: '/srv/app/bk',
+      webDistDir: '/srv/app/web',
+    });
+  });
+
+  it('runs one process by default and refuses more than one on SQLite', () => {
+    expect(buildConfig(parseEnv(SECRETS)).workers).toBe(1);
+    expect(problemsOf({ WORKERS: '2', JWT_SECRET: SECRET })).toMatch(/WORKERS: 2 needs PostgreSQL \(DATABASE_URL\)/);
+    expect(problemsOf({ WORKERS: 'auto', JWT_SECRET: SECRET })).toMatch(/WORKERS: auto needs PostgreSQL/);
+    for (const bad of ['0', '-1', '1.5', 'many', '33'])
+      expect(problemsOf({ WORKERS: bad, DATABASE_URL: PG, JWT_SECRET: SECRET })).toMatch(
+        /WORKERS: must be a whole number/,
+      );
+  });
+
+  it('needs one shared login secret when several processes run', () => {
+    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG })).toMatch(
+      /JWT_SECRET: required \(or JWT_SECRET_FILE\) when WORKERS is 2/,
+    );
+    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, JWT_SECRET: SECRET })).toBe('');
+    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, JWT_SECRET_FILE: '/run/secrets/jwt' })).toBe('');
+    expect(problemsOf({ JWT_SECRET: SECRET, JWT_SECRET_FILE: '/x' })).toMatch(/not both/);
+    const config = buildConfig(parseEnv({ WORKERS: '4', DATABASE_URL: PG, ...SECRETS }));
+    expect(config).toMatchObject({ workers: 4, jwtSecret: SECRET, jwtSecretSource: 'env' });
+  });
+
+  it('reads the secret from JWT_SECRET_FILE, refusing a missing or short one', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    writeFileSync(path.join(dir, 'jwt'), `${SECRET}\n`);
+    writeFileSync(path.join(dir, 'short'), 'abc\n');
+    const read = buildConfig(
+      parseEnv({ JWT_SECRET_FILE: 'jwt', DATA_DIR: dir, PASSWORD_PEPPER: SECRETS.PASSWORD_PEPPER }),
+      { rootDir: dir },
+    );
+    expect(read).toMatchObject({ jwtSecret: SECRET, jwtSecretSource: 'file' });
+    expect(existsSync(path.join(dir, 'jwt-secret'))).toBe(false);
+    expect(() => buildConfig(parseEnv({ JWT_SECRET_FILE: 'short', DATA_DIR: dir }), { rootDir: dir })).toThrow(
+      /at least 32/,
+    );
+    expect(() => buildConfig(parseEnv({ JWT_SECRET_FILE: 'nope', DATA_DIR: dir }), { rootDir: dir })).toThrow(
+      /cannot read/,
+    );
+  });
+
+  it('resolves WORKERS=auto to the cores, at most 32, and shares PostgreSQL connections between workers', () => {
+    expect(resolveWorkers('auto', 8)).toBe(8);
+    expect(resolveWorkers('auto', 128)).toBe(32);
+    expect(resolveWorkers(3, 128)).toBe(3);
+    const pool = (workers: string, size?: string) =>
+      buildConfig(parseEnv({ WORKERS: workers, DATABASE_URL: PG, ...SECRETS, DATABASE_POOL_SIZE: size }))
+        .databasePoolSize;
+    expect(pool('1')).toBe(10);
+    expect(pool('2')).toBe(10);
+    expect(pool('16')).toBe(5);
+    expect(pool('32')).toBe(2);
+    expect(pool('16', '3')).toBe(3);
+  });
+
+  it('builds links from PUBLIC_URL, or the local port', () => {
+    expect(buildConfig(parseEnv({ ...SECRETS, PORT: '4000' })).publicUrl).toBe('http://localhost:4000');
+    const env = parseEnv({ ...SECRETS, PUBLIC_URL: 'https://study.example.org/' });
+    expect(buildConfig(env).publicUrl).toBe('https://study.example.org');
+    expect(problemsOf({ PUBLIC_URL: 'ftp://x.org' })).toMatch(/PUBLIC_URL/);
+  });
+});
+
+describe('settings file', () => {
+  it('adds the .env variables that the environment does not set', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'envfile-'));
+    const file = path.join(dir, 'settings.env');
+    writeFileSync(file, '# comment\nPORT=4100\nDATA_DIR="./my data"\nLOG_LEVEL=info\n');
+    const env: NodeJS.ProcessEnv = { ENV_FILE: file, PORT: '5000' };
+    expect(loadEnvFile(env)).toBe(file);
+    expect(env).toMatchObject({ PORT: '5000', DATA_DIR: './my data', LOG_LEVEL: 'info' });
+  });
+
+  it('reads nothing when the file does not exist', () => {
+    const env: NodeJS.ProcessEnv = { ENV_FILE: 'no/such/file.env' };
+    expect(loadEnvFile(env)).toBeUndefined();
+    expect(Object.keys(env)).toEqual(['ENV_FILE']);
   });
 });

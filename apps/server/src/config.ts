@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { CHAT_LIMIT_MAX, type ChatLimits } from '@studychat/contracts';
 import { z } from 'zod';
+import { DEFAULT_WEB_DIST_DIR, REPO_ROOT } from './paths.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -51,6 +52,12 @@ const TrustProxy = z.string().transform((value, ctx) => {
   return entries;
 });
 
+/** Most server processes one machine runs; also keeps workers x pool size within PostgreSQL's connections. */
+export const MAX_WORKERS = 32;
+/** PostgreSQL connections the workers share when DATABASE_POOL_SIZE is unset (server default max is 100). */
+const PG_CONNECTION_BUDGET = 80;
+const SECRET_HINT = 'generate one with: openssl rand -hex 32';
+
 /** Password checks at once: one per core (argon2 also runs threads of its own), at least 2. */
 function defaultHashConcurrency(): number {
   return Math.max(2, availableParallelism());
@@ -88,7 +95,34 @@ export const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  DATABASE_POOL_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100).optional()),
+  /** Server processes: a number, or `auto` for one per CPU core (PostgreSQL only when more than 1). */
+  WORKERS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('1')
+      .transform((value, ctx): number | 'auto' => {
+        if (value === 'auto') return 'auto';
+        const n = /^\d+$/.test(value) ? Number(value) : NaN;
+        if (n >= 1 && n <= MAX_WORKERS) return n;
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${MAX_WORKERS}, or auto` });
+        return z.NEVER;
+      }),
+  ),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  /** A file holding the secret (e.g. a Docker secret), instead of JWT_SECRET. */
+  JWT_SECRET_FILE: optionalString,
+  /** The address participants and admins use (links printed by `npm run demo`), e.g. https://study.example.org. */
+  PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
+  ),
+  /** Where `npm run backup` writes (default DATA_DIR/backups). */
+  BACKUP_DIR: optionalString,
   TOKEN_TTL_HOURS: positiveInt(12),
   ADMIN_TOTP_REQUIRED: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')),
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email('must be an email address').optional()),
@@ -159,10 +193,19 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** Base address for links shown to people (PUBLIC_URL, else http://localhost:PORT). */
+  publicUrl: string;
+  /** Server processes: 1 runs in this process; more run as node:cluster workers (PostgreSQL only). */
+  workers: number;
   dataDir: string;
+  backupDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per server process. */
+  databasePoolSize: number;
   sqliteFile: string;
   jwtSecret: string;
+  /** Where the secret came from: generated ones are kept in DATA_DIR/jwt-secret. */
+  jwtSecretSource: 'env' | 'file' | 'generated';
   tokenTtlSeconds: number;
   /** Admins and analysts must set up TOTP two-factor authentication before using the admin area. */
   adminTotpRequired: boolean;
@@ -203,6 +246,11 @@ export class ConfigError extends Error {}
 
 const DEFAULT_MODELS = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini', scripted: 'scripted-offline' } as const;
 
+/** Resolves WORKERS=auto to one process per core, at most MAX_WORKERS. */
+export function resolveWorkers(workers: Env['WORKERS'], cores: number = availableParallelism()): number {
+  return workers === 'auto' ? Math.max(1, Math.min(cores, MAX_WORKERS)) : workers;
+}
+
 /** Parses the environment; throws a ConfigError listing every problem at once. */
 export function parseEnv(env: NodeJS.ProcessEnv): Env {
   const result = EnvSchema.safeParse(env);
@@ -219,6 +267,16 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) problems.push('  - ADMIN_EMAIL: required when ADMIN_PASSWORD is set');
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
     problems.push('  - HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
+  if (e.JWT_SECRET && e.JWT_SECRET_FILE)
+    problems.push('  - JWT_SECRET_FILE: set JWT_SECRET or JWT_SECRET_FILE, not both');
+  if (e.WORKERS !== 1 && !e.DATABASE_URL)
+    problems.push(
+      `  - WORKERS: ${e.WORKERS} needs PostgreSQL (DATABASE_URL); SQLite allows one server process, so set WORKERS=1 or DATABASE_URL`,
+    );
+  if (e.WORKERS !== 1 && !e.JWT_SECRET && !e.JWT_SECRET_FILE)
+    problems.push(
+      `  - JWT_SECRET: required (or JWT_SECRET_FILE) when WORKERS is ${e.WORKERS}, so every server process accepts the others' logins; ${SECRET_HINT}`,
+    );
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return e;
 }
@@ -251,16 +309,53 @@ export function buildLlmConfig(e: Env): LlmConfig {
   };
 }
 
-export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
-  const dataDir = path.resolve(e.DATA_DIR);
+/** Reads JWT_SECRET_FILE; throws a ConfigError when it is missing or too short. */
+export function readSecretFile(file: string): string {
+  let secret: string;
+  try {
+    secret = readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  - JWT_SECRET_FILE: cannot read ${file}`);
+  }
+  if (secret.length < 32)
+    throw new ConfigError(`Invalid configuration:\n  - JWT_SECRET_FILE: ${file} must hold at least 32 characters`);
+  return secret;
+}
+
+function resolveSecret(e: Env, rootDir: string, dataDir: string): Pick<AppConfig, 'jwtSecret' | 'jwtSecretSource'> {
+  if (e.JWT_SECRET) return { jwtSecret: e.JWT_SECRET, jwtSecretSource: 'env' };
+  if (e.JWT_SECRET_FILE)
+    return { jwtSecret: readSecretFile(path.resolve(rootDir, e.JWT_SECRET_FILE)), jwtSecretSource: 'file' };
+  return { jwtSecret: loadOrCreateSecret(dataDir), jwtSecretSource: 'generated' };
+}
+
+/** Where relative paths are resolved from and where the built web app is (tests pass their own). */
+export interface ConfigPaths {
+  rootDir?: string;
+  webDistDir?: string;
+}
+
+/**
+ * Turns the parsed environment into the app's config. Relative DATA_DIR, BACKUP_DIR, WEB_DIST_DIR and
+ * JWT_SECRET_FILE are resolved against the repository root, never against the current folder.
+ */
+export function buildConfig(e: Env, paths: ConfigPaths = {}): AppConfig {
+  const rootDir = paths.rootDir ?? REPO_ROOT;
+  const dataDir = path.resolve(rootDir, e.DATA_DIR);
+  const workers = resolveWorkers(e.WORKERS);
+  const defaultWebDist = paths.webDistDir ?? DEFAULT_WEB_DIST_DIR;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    workers,
     dataDir,
+    backupDir: path.resolve(rootDir, e.BACKUP_DIR ?? path.join(dataDir, 'backups')),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE ?? Math.min(10, Math.max(2, Math.floor(PG_CONNECTION_BUDGET / workers))),
     sqliteFile: path.join(dataDir, 'studychat.sqlite'),
-    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    ...resolveSecret(e, rootDir, dataDir),
     tokenTtlSeconds: e.TOKEN_TTL_HOURS * 3600,
     adminTotpRequired: e.ADMIN_TOTP_REQUIRED === 'true',
     adminEmail: e.ADMIN_EMAIL,
@@ -278,7 +373,11 @@ export function buildConfig(e: Env, defaultWebDist?: string): AppConfig {
       idleTimeoutMs: e.IDLE_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
     },
-    webDistDir: e.WEB_DIST_DIR ?? (e.NODE_ENV === 'production' ? defaultWebDist : undefined),
+    webDistDir: e.WEB_DIST_DIR
+      ? path.resolve(rootDir, e.WEB_DIST_DIR)
+      : e.NODE_ENV === 'production'
+        ? defaultWebDist
+        : undefined,
     llm: buildLlmConfig(e),
     chatLimits: {
       maxMessages: e.CHAT_MAX_MESSAGES,

@@ -5,12 +5,23 @@ import { createExperiment, updateCompletionCodes } from '../modules/experiments/
 import { openForCli } from './load-config.js';
 
 // `npm run demo`: a demo experiment with its three completion codes and ten study logins, in the database
-// the server is configured for (DATA_DIR or DATABASE_URL), with one ready-to-open landing link per login.
+// the server is configured for (the same .env and environment as `npm start`: DATA_DIR or DATABASE_URL),
+// with one ready-to-open landing link per login on PUBLIC_URL (default http://localhost:PORT).
 const LOGINS = 10;
 
 function demoPid(): string {
   const digits = Array.from({ length: 8 }, () => randomInt(10)).join('');
   return `DEMO${digits}`;
+}
+
+/** True when a StudyChat server answers its health check at `base`. */
+async function serverAnswers(base: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
 }
 
 const { config, database } = await openForCli();
@@ -29,7 +40,7 @@ try {
   });
   const logins = await generateCredentials(deps, config.passwordPepper, experiment.id, LOGINS, 'npm run demo');
 
-  const base = `http://localhost:${config.port}`;
+  const base = config.publicUrl;
   console.log(`Demo experiment: ${experiment.name}`);
   console.log(`  id:               ${experiment.id}`);
   console.log(
@@ -40,8 +51,10 @@ try {
     const link = `${base}/prolific?PROLIFIC_PID=${demoPid()}&EXPERIMENT_ID=${experiment.id}`;
     console.log(`${String(i + 1).padStart(2)}. ${login.email}  ${login.password}\n    ${link}`);
   }
-  console.log(`\nThe server must be running for these links to work: npm start (it listens on port ${config.port}).`);
-  console.log(`Admins see the experiment at ${base}/admin/experiments/${experiment.id}`);
+  console.log(`\nAdmins see the experiment at ${base}/admin/experiments/${experiment.id}`);
+  if (!(await serverAnswers(base))) {
+    console.log(`No server answers at ${base} yet: start it with \`npm start\` (it reads the same settings).`);
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

@@ -1,23 +1,15 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildConfig, ConfigError, parseEnv, type AppConfig } from '../config.js';
-import { createDatabase, type Database } from '../db/database.js';
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
+import { loadConfigOrExit, openDatabase } from '../runtime/load.js';
 
-/** Config and a migrated database for command-line scripts, from the same environment as the server. */
+/**
+ * Config and a migrated database for command-line scripts, from the same settings as `npm start`: the
+ * environment over the repository's `.env`, with relative paths resolved from the repository root.
+ */
 export async function openForCli(): Promise<{ config: AppConfig; database: Database }> {
-  let config: AppConfig;
-  try {
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    config = buildConfig(parseEnv(process.env), path.resolve(here, '../../../web/dist'));
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const config = loadConfigOrExit();
+  const database = openDatabase(config);
   await migrateToLatest(database.db);
   return { config, database };
 }

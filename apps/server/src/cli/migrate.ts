@@ -1,10 +1,9 @@
-import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { buildConfig, parseEnv } from '../config.js';
+import { loadConfigOrExit, openDatabase } from '../runtime/load.js';
 
 // `npm run db:migrate`: brings the configured database (DATA_DIR SQLite or DATABASE_URL) up to date.
-const config = buildConfig(parseEnv(process.env));
-const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+const config = loadConfigOrExit();
+const database = openDatabase(config);
 try {
   const result = await migrateToLatest(database.db);
   const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];

@@ -1,4 +1,5 @@
 import { buildLlmConfig, ConfigError, parseEnv } from '../config.js';
+import { loadEnvFile } from '../env-file.js';
 import { checkModel, createCheckModel } from '../llm/model-check.js';
 
 // `npm run model:check`: one tiny request with the configured provider, key and model (the same
@@ -6,6 +7,7 @@ import { checkModel, createCheckModel } from '../llm/model-check.js';
 async function main(): Promise<void> {
   let llm;
   try {
+    loadEnvFile();
     llm = buildLlmConfig(parseEnv(process.env));
   } catch (error) {
     if (error instanceof ConfigError) {

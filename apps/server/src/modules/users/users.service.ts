@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
@@ -56,6 +56,7 @@ export async function bootstrapAdmin(
   const user = await createUser(deps, { email, password, isAdmin: true });
   let passwordFile: string | undefined;
   if (generatedPassword) {
+    mkdirSync(options.dataDir, { recursive: true });
     passwordFile = path.join(options.dataDir, 'admin-password.txt');
     writeFileSync(passwordFile, `email: ${email}\npassword: ${generatedPassword}\n`, { mode: 0o600 });
     chmodSync(passwordFile, 0o600);

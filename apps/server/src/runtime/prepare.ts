@@ -1,0 +1,51 @@
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { defaultDeps } from '../lib/deps.js';
+import { checkModel, createCheckModel } from '../llm/model-check.js';
+import { bootstrapAdmin } from '../modules/users/users.service.js';
+
+export const SCRIPTED_MODEL_WARNING =
+  'LLM_PROVIDER=scripted: NO REAL AI MODEL IS CONNECTED. The chat answers with the scripted offline model. Do not run a live study like this.';
+
+/**
+ * What runs once per start, before any server process listens (in the cluster's primary when WORKERS > 1):
+ * migrations, then the first admin on an empty database, then the start-up notices.
+ */
+export async function prepareDatabase(config: AppConfig, database: Database): Promise<void> {
+  await migrateToLatest(database.db);
+  const bootstrap = await bootstrapAdmin(defaultDeps(database), {
+    email: config.adminEmail,
+    password: config.adminPassword,
+    dataDir: config.dataDir,
+  });
+  if (bootstrap.created && bootstrap.generatedPassword) {
+    // Printed once, on purpose: this is the only way to learn the generated password besides the 0600 file.
+    console.log(
+      `\nCreated admin account ${bootstrap.email}\n  password: ${bootstrap.generatedPassword}\n  (also saved to ${bootstrap.passwordFile}, readable only by you)\n`,
+    );
+  } else if (bootstrap.created) {
+    console.log(`Created admin account ${bootstrap.email} from ADMIN_EMAIL/ADMIN_PASSWORD`);
+  }
+  if (config.llm.provider === 'scripted') console.warn(`\n*** ${SCRIPTED_MODEL_WARNING} ***\n`);
+  if (config.databaseUrl && config.jwtSecretSource === 'generated') {
+    console.warn(
+      `Note: the login secret was generated in ${config.dataDir}/jwt-secret. Every other server process that shares this PostgreSQL database must use the same secret: set JWT_SECRET (or JWT_SECRET_FILE) for all of them.`,
+    );
+  }
+}
+
+/**
+ * A wrong key, model name or an empty account should show now, not when a participant chats: one small
+ * request to the model, once per start (in the primary), not awaited, so the server serves meanwhile.
+ */
+export function checkModelInBackground(config: AppConfig): void {
+  const { llm } = config;
+  if (llm.provider === 'scripted') return;
+  void checkModel(createCheckModel(llm), llm).then((result) => {
+    if (result.ok) return;
+    console.warn(
+      `\n*** The AI model check failed: ${result.message} ***\n(Run npm run model:check after fixing it.)\n`,
+    );
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import type { AppConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { defaultDeps } from '../lib/deps.js';
+import { createChatModel } from '../llm/create-chat-model.js';
+import { SCRIPTED_MODEL_WARNING } from './prepare.js';
+import { exitOnSignals } from './shutdown.js';
+
+/**
+ * Builds the app on an open (already migrated) database and listens; SIGTERM/SIGINT close the listener,
+ * let requests in flight finish, then close the database. Used by the single process and by each worker.
+ */
+export async function serve(config: AppConfig, database: Database): Promise<{ app: FastifyInstance; address: string }> {
+  const app = await buildApp(config, defaultDeps(database, createChatModel(config.llm)));
+  if (config.llm.provider === 'scripted') app.log.warn(SCRIPTED_MODEL_WARNING);
+  exitOnSignals(async (reason) => {
+    app.log.warn({ reason }, 'shutting down');
+    await app.close();
+    await database.close();
+  });
+  const address = await app.listen({ port: config.port, host: config.host });
+  return { app, address };
+}
