@@ -60,7 +60,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAudit(app, deps);
   const ctx: AppContext = { config, deps, guards };
 
-  registerHealthRoutes(app, deps, config.llm.provider);
+  registerHealthRoutes(app, deps, config.llm);
   const auth: AuthContext = {
     deps,
     signer,

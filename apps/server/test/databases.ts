@@ -12,12 +12,14 @@ const schemas: string[] = [];
 
 /**
  * A fresh, migrated database: in-memory SQLite, or a new schema of its own on the test PostgreSQL
- * server (so test files can run in parallel). Call `dropTestSchemas` after all tests.
+ * server (so test files can run in parallel). Call `dropTestSchemas` after all tests. `migrate: false`
+ * leaves it empty (for tests of what happens before migrations).
  */
-export async function createTestDatabase(dialect: TestDialect): Promise<Database> {
+export async function createTestDatabase(dialect: TestDialect, options: { migrate?: boolean } = {}): Promise<Database> {
+  const migrate = options.migrate ?? true;
   if (dialect === 'sqlite') {
     const database = createDatabase({ sqliteFile: ':memory:' });
-    await migrateToLatest(database.db);
+    if (migrate) await migrateToLatest(database.db);
     return database;
   }
   const url = process.env.TEST_DATABASE_URL;
@@ -29,7 +31,7 @@ export async function createTestDatabase(dialect: TestDialect): Promise<Database
   await admin.end();
   schemas.push(schema);
   const database = createDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 4 });
-  await migrateToLatest(database.db, { schema });
+  if (migrate) await migrateToLatest(database.db, { schema });
   return database;
 }
 

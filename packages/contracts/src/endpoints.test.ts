@@ -5,6 +5,7 @@ import {
   chatRoutes,
   endpoints,
   experimentRoutes,
+  healthRoutes,
   participantRoutes,
   securityRoutes,
   surveyRoutes,
@@ -12,6 +13,7 @@ import {
 
 const routeGroups = {
   auth: authRoutes,
+  health: healthRoutes,
   experiments: experimentRoutes,
   participants: participantRoutes,
   surveys: surveyRoutes,

@@ -3,6 +3,7 @@
 // endpoints.test.ts checks that every route object has its endpoint here, with the same method and path.
 import type { RouteDef } from './route.js';
 import type { authRoutes } from './auth.js';
+import type { healthRoutes } from './health.js';
 import type { experimentRoutes } from './experiments.js';
 import type { participantRoutes } from './participants.js';
 import type { surveyRoutes } from './surveys.js';
@@ -22,6 +23,7 @@ function endpoint<R extends RouteDef>(method: R['method'], path: R['path']): End
 }
 
 type A = typeof authRoutes;
+type H = typeof healthRoutes;
 type E = typeof experimentRoutes;
 type P = typeof participantRoutes;
 type S = typeof surveyRoutes;
@@ -34,6 +36,9 @@ export const endpoints = {
     login: endpoint<A['login']>('POST', '/api/auth/login'),
     logout: endpoint<A['logout']>('POST', '/api/auth/logout'),
     health: endpoint<A['health']>('GET', '/api/health'),
+  },
+  health: {
+    ready: endpoint<H['ready']>('GET', '/api/ready'),
   },
   experiments: {
     list: endpoint<E['list']>('GET', '/api/experiments'),

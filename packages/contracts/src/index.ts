@@ -4,6 +4,7 @@ export * from './route.js';
 export * from './common.js';
 export * from './text.js';
 export * from './auth.js';
+export * from './health.js';
 export * from './experiments.js';
 export * from './participants.js';
 export * from './surveys.js';

@@ -12,6 +12,7 @@ export * from './chat-limits.js';
 export type * from './chat-settings.js';
 export type { CodeKey, Condition, ErrorCode, ErrorReply, Pathway } from './common.js';
 export type { LoginResult, TokenPayload } from './auth.js';
+export type { ReadyReply } from './health.js';
 export type * from './experiments.js';
 export type * from './participants.js';
 export type * from './surveys.js';

@@ -3,27 +3,38 @@ import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
 /**
- * Brings the schema up to date; throws with the failing migration's name on error. On PostgreSQL with a
- * non-default search path, pass the schema: Kysely otherwise finds another schema's migration tables.
+ * The migrator over our migrations. On PostgreSQL with a non-default search path, pass the schema (or it
+ * is taken from `current_schema()`): Kysely otherwise finds another schema's migration tables.
  */
-export async function migrateToLatest(db: Kysely<DB>, options: { schema?: string } = {}): Promise<MigrationResultSet> {
-  let schema = options.schema;
-  if (!schema && db.getExecutor().adapter instanceof PostgresAdapter) {
+async function createMigrator(db: Kysely<DB>, schema?: string): Promise<Migrator> {
+  let migrationTableSchema = schema;
+  if (!migrationTableSchema && db.getExecutor().adapter instanceof PostgresAdapter) {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    schema = rows[0]?.schema;
+    migrationTableSchema = rows[0]?.schema;
   }
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     // Branches developed in parallel add migrations with names that may sort before ones already run on a
     // database; each is independent of the others, so run any that are missing rather than refuse.
     allowUnorderedMigrations: true,
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
+}
+
+/** Brings the schema up to date; throws with the failing migration's name on error. */
+export async function migrateToLatest(db: Kysely<DB>, options: { schema?: string } = {}): Promise<MigrationResultSet> {
+  const migrator = await createMigrator(db, options.schema);
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
   }
   return result;
+}
+
+/** Names of the migrations this code knows that the database has not applied yet (read only). */
+export async function pendingMigrations(db: Kysely<DB>, options: { schema?: string } = {}): Promise<string[]> {
+  const migrator = await createMigrator(db, options.schema);
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
