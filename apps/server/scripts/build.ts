@@ -19,8 +19,8 @@ export const ENTRY_POINTS = {
   'create-admin': 'src/cli/create-admin.ts',
   demo: 'src/cli/demo.ts',
   'model-check': 'src/cli/model-check.ts',
-  //backup: 'src/cli/backup.ts',
-  //restore: 'src/cli/restore.ts',
+  backup: 'src/cli/backup.ts',
+  restore: 'src/cli/restore.ts',
 };
 
 const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
