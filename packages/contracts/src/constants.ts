@@ -40,6 +40,12 @@ export const COMPLETION_CODE_MAX = 100;
 /** Upper bound on one batch of generated study logins. */
 export const CREDENTIAL_BATCH_MAX = 500;
 export const CREDENTIAL_COUNT_DEFAULT = 10;
+/**
+ * Where a generated study login stands for its experiment: never used; logged in but not joined; joined
+ * (has an assignment); completed (a completion was recorded). Anything but `unused` counts as used.
+ */
+export const STUDY_LOGIN_STATUSES = ['unused', 'logged_in', 'joined', 'completed'] as const;
+export type StudyLoginStatus = (typeof STUDY_LOGIN_STATUSES)[number];
 export const PROLIFIC_ID_MAX = 64;
 
 export const EXPORT_FILES = ['participants.csv', 'messages.csv', 'surveys.csv', 'codebook.csv'] as const;

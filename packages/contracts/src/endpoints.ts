@@ -47,6 +47,7 @@ export const endpoints = {
     update: endpoint<E['update']>('PUT', '/api/experiments/:id'),
     updateCodes: endpoint<E['updateCodes']>('PUT', '/api/experiments/:id/completion-codes'),
     batchCredentials: endpoint<E['batchCredentials']>('POST', '/api/experiments/:id/batch-credentials'),
+    logins: endpoint<E['logins']>('GET', '/api/experiments/:id/logins'),
     completionCode: endpoint<E['completionCode']>('GET', '/api/experiments/:id/completion-code'),
     participantSummary: endpoint<E['participantSummary']>('GET', '/api/experiments/:id/participant-summary'),
     participantsDetailed: endpoint<E['participantsDetailed']>('GET', '/api/experiments/:id/participants-detailed'),

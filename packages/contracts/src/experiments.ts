@@ -8,6 +8,7 @@ import {
   EXPERIMENT_DESCRIPTION_MAX,
   EXPERIMENT_NAME_MAX,
   EXPORT_FILES,
+  STUDY_LOGIN_STATUSES,
 } from './constants.js';
 import { ChatLimitsReply, UpdateChatLimitsBody } from './chat-settings.js';
 
@@ -54,6 +55,28 @@ export const BatchCredentialsBody = z.object({
 });
 export const GeneratedCredential = z.object({ email: z.string(), password: z.string() });
 export type GeneratedCredential = z.infer<typeof GeneratedCredential>;
+
+/** One generated study login of an experiment, without its password (stored hashed, shown only once). */
+export const StudyLogin = z.object({
+  email: z.string(),
+  /** The generation batch it came from. */
+  batch_id: z.string(),
+  created_at: Timestamp,
+  last_login_at: Timestamp.nullable(),
+  /** The Prolific id it is bound to, once it joined. */
+  prolific_pid: z.string().nullable(),
+  status: z.enum(STUDY_LOGIN_STATUSES),
+});
+export type StudyLogin = z.infer<typeof StudyLogin>;
+
+export const StudyLoginsReply = z.object({
+  total: z.number().int(),
+  used: z.number().int(),
+  unused: z.number().int(),
+  /** Oldest batch first. */
+  logins: z.array(StudyLogin),
+});
+export type StudyLoginsReply = z.infer<typeof StudyLoginsReply>;
 
 export const CompletionCodeQuery = z.object({ pathway: Pathway });
 export const CompletionCodeReply = z.object({ code: z.string(), pathway: Pathway, key: CodeKey });
@@ -112,6 +135,13 @@ export const experimentRoutes = {
     body: BatchCredentialsBody,
     reply: z.array(GeneratedCredential),
     status: 201,
+  }),
+  /** The experiment's study logins, used and unused (admin). */
+  logins: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/logins',
+    params: IdParams,
+    reply: StudyLoginsReply,
   }),
   completionCode: defineRoute({
     method: 'GET',

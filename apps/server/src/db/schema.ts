@@ -66,6 +66,14 @@ export interface LoginKnownAddressesTable {
   last_login_at: DbTimestamp;
 }
 
+/** Which experiment a generated study login belongs to (owned by the experiments module). */
+export interface StudyLoginsTable {
+  user_id: string;
+  experiment_id: string;
+  batch_id: string;
+  created_at: DbTimestamp;
+}
+
 export interface ExperimentsTable {
   id: string;
   name: string;
@@ -185,6 +193,7 @@ export interface DB {
   login_known_addresses: LoginKnownAddressesTable;
   audit_log: AuditLogTable;
   experiments: ExperimentsTable;
+  study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;
   allocation_slots: AllocationSlotsTable;
   survey_responses: SurveyResponsesTable;

@@ -6,6 +6,7 @@ import { generatePassword, hashGeneratedPassword } from '../users/password.js';
 import { STUDY_LOGIN_DOMAIN } from '../users/study-login.js';
 import { findExperimentById } from './experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from './experiments.service.js';
+import { insertStudyLogins } from './study-logins.repository.js';
 
 const INSERT_CHUNK = 100;
 const EMAIL_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -22,7 +23,8 @@ export function generateStudyEmail(): string {
 /**
  * Generates `count` study logins for an experiment. Passwords are returned once and stored only as an
  * HMAC under the server's pepper (long random strings need no slow hash: docs/decisions/0018); each login
- * records in its metadata which experiment and batch it belongs to.
+ * records in its metadata which experiment and batch it belongs to, and is listed in study_logins so the
+ * experiment page can show it as used or unused.
  */
 export async function generateCredentials(
   deps: AppDeps,
@@ -43,7 +45,8 @@ export async function generateCredentials(
     return { id: deps.newId(), email: newEmail(), password, passwordHash: hashGeneratedPassword(password, pepper) };
   });
   const now = deps.clock().toISOString();
-  const metadata = JSON.stringify({ experimentId, batchId: deps.newId(), generatedAt: now, generatedBy });
+  const batchId = deps.newId();
+  const metadata = JSON.stringify({ experimentId, batchId, generatedAt: now, generatedBy });
 
   // All or nothing: a batch is either stored whole or not at all.
   await db.transaction().execute(async (trx) => {
@@ -71,6 +74,14 @@ export async function generateCredentials(
           if (retry.length === 1) break;
         }
       }
+    }
+    for (let start = 0; start < logins.length; start += INSERT_CHUNK) {
+      await insertStudyLogins(
+        trx,
+        logins
+          .slice(start, start + INSERT_CHUNK)
+          .map((l) => ({ user_id: l.id, experiment_id: experimentId, batch_id: batchId, created_at: now })),
+      );
     }
   });
   return logins.map(({ email, password }) => ({ email, password }));

@@ -4,6 +4,7 @@ import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import { generateCredentials } from './credentials.service.js';
+import { listStudyLogins } from './study-logins.service.js';
 import {
   createExperiment,
   getCompletionCode,
@@ -13,7 +14,7 @@ import {
   updateExperiment,
 } from './experiments.service.js';
 
-/** Experiments, their completion codes and study logins (admin), and code release (participant). */
+/** Experiments, their completion codes and study logins, used or not (admin), and code release (participant). */
 export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { deps, guards } = ctx;
   // Reads for admins and analysts; edits and study logins for admins only, each recorded in the audit log.
@@ -75,6 +76,7 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
         caller(request).userId,
       ),
   );
+  route(app, experimentRoutes.logins, admin, (request) => listStudyLogins(deps, request.params.id));
   route(app, experimentRoutes.completionCode, { guards: [guards.requireUser] }, (request) =>
     getCompletionCode(deps, caller(request), request.params.id, request.query.pathway),
   );
