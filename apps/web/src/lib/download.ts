@@ -31,7 +31,16 @@ export async function downloadWithToken(url: string, fallbackName: string): Prom
     throw await errorFromResponse(res);
   }
   const name = filenameFromDisposition(res.headers.get('content-disposition')) ?? fallbackName;
-  const blob = await res.blob();
+  saveBlob(await res.blob(), name);
+  return name;
+}
+
+/** Saves text made in the browser (e.g. logins that exist only on this page) as a file download. */
+export function downloadText(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  saveBlob(new Blob([text], { type }), name);
+}
+
+function saveBlob(blob: Blob, name: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
@@ -42,5 +51,4 @@ export async function downloadWithToken(url: string, fallbackName: string): Prom
   link.remove();
   // Revoke later: some browsers read the blob after click() returns.
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
-  return name;
 }

@@ -1,4 +1,4 @@
-import type { DetailedParticipantRow, Experiment } from '@studychat/contracts/web';
+import type { DetailedParticipantRow, Experiment, StudyLogin, StudyLoginsReply } from '@studychat/contracts/web';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -43,6 +43,7 @@ function handlers(over: Record<string, (call: Call) => Response> = {}) {
     [`GET ${base}`]: () => json(200, experiment),
     [`GET ${base}/participant-summary`]: () => json(200, { total: 4, conditions: { mmr: 2, control: 1 } }),
     [`GET ${base}/participants-detailed`]: () => json(200, rows),
+    [`GET ${base}/logins`]: () => json(200, { total: 0, used: 0, unused: 0, logins: [] }),
     ...over,
   });
 }
@@ -263,6 +264,114 @@ describe('ExperimentDetailPage', () => {
         await Promise.resolve();
       });
       expect(screen.getByText('Failed to copy to clipboard. Please copy manually.')).toBeInTheDocument();
+    });
+  });
+
+  describe('Prolific credentials and study logins', () => {
+    /** Captures what the page saves as a download. */
+    function captureDownloads() {
+      const saved: { name: string; blob: Blob }[] = [];
+      let pending: Blob | undefined;
+      vi.stubGlobal('URL', {
+        ...URL,
+        createObjectURL: (blob: Blob) => {
+          pending = blob;
+          return 'blob:fake';
+        },
+        revokeObjectURL: () => undefined,
+      });
+      const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        if (pending) saved.push({ name: this.download, blob: pending });
+      });
+      return { saved, restore: () => click.mockRestore() };
+    }
+
+    const batch = Array.from({ length: 12 }, (_, i) => ({
+      email: `study-${String(i).padStart(8, 'x')}@studychat.local`,
+      password: `Pw${i}abcdefghijkl`,
+    }));
+
+    it('adds the share of spares to the batch and downloads it for Prolific without a header line', async () => {
+      const calls = handlers({ [`POST ${base}/batch-credentials`]: () => json(201, batch) });
+      show();
+      const ui = userEvent.setup();
+      const spares = await screen.findByLabelText('Spares (%)');
+      expect(spares).toHaveValue(0);
+      await ui.clear(spares);
+      await ui.type(spares, '20');
+      expect(
+        screen.getByText('12 logins: 10 plus 2 spares for participants who return the study or time out on Prolific.'),
+      ).toBeInTheDocument();
+      await ui.click(screen.getByRole('button', { name: 'Generate' }));
+      await screen.findByText(batch[11]?.password ?? '');
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ count: 12 });
+
+      const downloads = captureDownloads();
+      await ui.click(screen.getByRole('button', { name: 'Download for Prolific (CSV)' }));
+      expect(downloads.saved).toHaveLength(1);
+      expect(downloads.saved[0]?.name).toMatch(/^prolific-credentials-99999999-\d{8}-\d{4}\.csv$/);
+      const text = (await downloads.saved[0]?.blob.text()) ?? '';
+      expect(text.split('\n')).toEqual([...batch.map((c) => `${c.email},${c.password}`), '']);
+      downloads.restore();
+    });
+
+    it('lists the logins as used or unused, reloading after a new batch', async () => {
+      const login = (email: string, status: StudyLogin['status'], pid: string | null = null): StudyLogin => ({
+        email,
+        batch_id: 'b1',
+        created_at: '2026-11-20T10:00:00.000Z',
+        last_login_at: status === 'unused' ? null : '2026-11-21T10:00:00.000Z',
+        prolific_pid: pid,
+        status,
+      });
+      const reply: StudyLoginsReply = {
+        total: 4,
+        used: 3,
+        unused: 1,
+        logins: [
+          login('study-aaaaaaaa@studychat.local', 'completed', 'PID-A'),
+          login('study-bbbbbbbb@studychat.local', 'joined', 'PID-B'),
+          login('study-cccccccc@studychat.local', 'logged_in'),
+          login('study-dddddddd@studychat.local', 'unused'),
+        ],
+      };
+      const calls = handlers({
+        [`GET ${base}/logins`]: () => json(200, reply),
+        [`POST ${base}/batch-credentials`]: () => json(201, batch.slice(0, 2)),
+      });
+      show();
+      const ui = userEvent.setup();
+      await screen.findByRole('heading', { name: 'Study Logins' });
+      const table = await screen.findByRole('region', { name: 'Study logins' });
+      const count = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling;
+      expect(count('Generated')).toHaveTextContent('4');
+      expect(count('Used')).toHaveTextContent('3');
+      expect(count('Unused')).toHaveTextContent('1');
+      const emails = () =>
+        within(table)
+          .queryAllByText(/@studychat\.local$/)
+          .map((e) => e.textContent);
+      expect(emails()).toHaveLength(4);
+      expect(within(table).getByRole('row', { name: /bbbbbbbb/ })).toHaveTextContent('JoinedPID-B');
+
+      await ui.click(screen.getByRole('button', { name: 'Unused' }));
+      expect(screen.getByRole('button', { name: 'Unused' })).toHaveAttribute('aria-pressed', 'true');
+      expect(emails()).toEqual(['study-dddddddd@studychat.local']);
+      await ui.click(screen.getByRole('button', { name: 'Used' }));
+      expect(emails()).toHaveLength(3);
+
+      const before = calls.filter((c) => c.url === `${base}/logins`).length;
+      await ui.click(screen.getByRole('button', { name: 'Generate' }));
+      await screen.findByText(batch[1]?.password ?? '');
+      await waitFor(() => expect(calls.filter((c) => c.url === `${base}/logins`).length).toBe(before + 1));
+    });
+
+    it('says when no logins were generated yet', async () => {
+      handlers();
+      show();
+      expect(await screen.findByText('No study logins generated yet.')).toBeInTheDocument();
     });
   });
 });

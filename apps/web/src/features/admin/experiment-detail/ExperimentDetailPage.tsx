@@ -13,11 +13,12 @@ import { ExportsPanel } from './ExportsPanel';
 import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
+import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { useExperiment, useParticipantsDetailed } from './use-experiment-detail';
 
 /**
  * `/admin/experiments/:id`: details, summary, results chart, participants, chat limits and budget, the model
- * check, credentials and exports.
+ * check, credentials, study logins (used and unused) and exports.
  */
 export function ExperimentDetailPage() {
   const { id = '' } = useParams();
@@ -73,6 +74,7 @@ export function ExperimentDetailPage() {
               <ChatLimitsCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
+              <StudyLoginsPanel experimentId={id} />
             </>
           )}
           <ExportsPanel experimentId={id} />

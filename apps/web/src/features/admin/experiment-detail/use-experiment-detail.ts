@@ -42,8 +42,21 @@ export function useSaveExperiment(experiment: Experiment) {
   });
 }
 
+const loginsKey = (id: string) => [...experimentKey(id), 'logins'] as const;
+
+/** The experiment's study logins, used and unused. */
+export function useStudyLogins(id: string) {
+  return useQuery({
+    queryKey: loginsKey(id),
+    queryFn: ({ signal }) => api(endpoints.experiments.logins, { params: { id }, signal }),
+  });
+}
+
+/** Generates a batch of study logins; the logins list reloads to include them. */
 export function useGenerateCredentials(id: string) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (count: number) => api(endpoints.experiments.batchCredentials, { params: { id }, body: { count } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: loginsKey(id) }),
   });
 }
