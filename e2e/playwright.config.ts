@@ -43,6 +43,8 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
+      // Only these settings: a developer's own .env (say, a DATABASE_URL) must not reach the test server.
+      ENV_FILE: '/dev/null',
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
