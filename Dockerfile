@@ -17,9 +17,11 @@ COPY apps/web/package.json apps/web/
 COPY packages/contracts/package.json packages/contracts/
 COPY e2e/package.json e2e/
 
-# The server's production dependencies only: what the running image needs from node_modules.
+# The server's production dependencies only: what the running image needs from node_modules. (npm keeps
+# a few versions that clash with the root's in apps/server/node_modules; the folder is made if there are none.)
 FROM base AS deps
-RUN npm ci --omit=dev --workspace=@studychat/server --include-workspace-root=false --no-audit --no-fund
+RUN npm ci --omit=dev --workspace=@studychat/server --include-workspace-root=false --no-audit --no-fund \
+  && mkdir -p apps/server/node_modules
 
 # Everything, to build the web app (apps/web/dist) and bundle the server (apps/server/dist).
 FROM base AS build
