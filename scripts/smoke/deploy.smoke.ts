@@ -133,6 +133,7 @@ beforeAll(async () => {
     DATABASE_URL: serverUrl ? databaseUrl() : '',
     WORKERS: String(WORKERS),
     JWT_SECRET: randomBytes(48).toString('base64url'),
+    PASSWORD_PEPPER: randomBytes(48).toString('base64url'),
     PORT: String(PORT),
     HOST: '127.0.0.1',
     ADMIN_EMAIL: ADMIN.email,
@@ -155,19 +156,23 @@ afterAll(async () => {
 });
 
 describe('a configuration that cannot work', () => {
-  it('stops at once with a clear message: several workers on SQLite, or without a shared secret', async () => {
+  it('stops at once with a clear message: several workers on SQLite, or without shared secrets', async () => {
     const start = (env: NodeJS.ProcessEnv) =>
       promisify(execFile)(process.execPath, ['apps/server/dist/main.js'], {
         cwd: root,
-        env: { ...process.env, ENV_FILE: '/dev/null', DATABASE_URL: '', JWT_SECRET: '', ...env },
+        env: { ...process.env, ENV_FILE: '/dev/null', DATABASE_URL: '', JWT_SECRET: '', PASSWORD_PEPPER: '', ...env },
       });
-    await expect(start({ WORKERS: '2', JWT_SECRET: 'x'.repeat(40) })).rejects.toMatchObject({
+    await expect(
+      start({ WORKERS: '2', JWT_SECRET: 'x'.repeat(40), PASSWORD_PEPPER: 'y'.repeat(40) }),
+    ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('WORKERS: 2 needs PostgreSQL (DATABASE_URL)'),
     });
     await expect(start({ WORKERS: '2', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('JWT_SECRET: required (or JWT_SECRET_FILE) when WORKERS is 2'),
+      stderr: expect.stringMatching(
+        /JWT_SECRET: required \(or JWT_SECRET_FILE\) when WORKERS is 2[^]*PASSWORD_PEPPER: required \(or PASSWORD_PEPPER_FILE\)/,
+      ),
     });
   });
 });

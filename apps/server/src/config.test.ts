@@ -149,21 +149,52 @@ describe('config', () => {
       );
   });
 
-  it('needs one shared login secret when several processes run', () => {
-    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG })).toMatch(
+  it('needs one shared login secret and password pepper when several processes run', () => {
+    const pepper = SECRETS.PASSWORD_PEPPER;
+    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, PASSWORD_PEPPER: pepper })).toMatch(
       /JWT_SECRET: required \(or JWT_SECRET_FILE\) when WORKERS is 2/,
     );
-    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, JWT_SECRET: SECRET })).toBe('');
-    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, JWT_SECRET_FILE: '/run/secrets/jwt' })).toBe('');
-    expect(problemsOf({ JWT_SECRET: SECRET, JWT_SECRET_FILE: '/x' })).toMatch(/not both/);
+    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, JWT_SECRET: SECRET })).toMatch(
+      /PASSWORD_PEPPER: required \(or PASSWORD_PEPPER_FILE\) when WORKERS is 2/,
+    );
+    expect(problemsOf({ WORKERS: '2', DATABASE_URL: PG, ...SECRETS })).toBe('');
+    expect(
+      problemsOf({
+        WORKERS: 'auto',
+        DATABASE_URL: PG,
+        JWT_SECRET_FILE: '/run/secrets/jwt',
+        PASSWORD_PEPPER_FILE: '/p',
+      }),
+    ).toBe('');
+    expect(problemsOf({ JWT_SECRET: SECRET, JWT_SECRET_FILE: '/x' })).toMatch(/JWT_SECRET_FILE: .*not both/);
+    expect(problemsOf({ PASSWORD_PEPPER: pepper, PASSWORD_PEPPER_FILE: '/x' })).toMatch(
+      /PASSWORD_PEPPER_FILE: .*not both/,
+    );
     const config = buildConfig(parseEnv({ WORKERS: '4', DATABASE_URL: PG, ...SECRETS }));
-    expect(config).toMatchObject({ workers: 4, jwtSecret: SECRET, jwtSecretSource: 'env' });
+    expect(config).toMatchObject({
+      workers: 4,
+      jwtSecret: SECRET,
+      jwtSecretSource: 'env',
+      passwordPepper: pepper,
+      passwordPepperSource: 'env',
+    });
   });
 
-  it('reads the secret from JWT_SECRET_FILE, refusing a missing or short one', () => {
+  it('reads the secrets from JWT_SECRET_FILE and PASSWORD_PEPPER_FILE, refusing a missing or short one', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
     writeFileSync(path.join(dir, 'jwt'), `${SECRET}\n`);
+    writeFileSync(path.join(dir, 'pepper'), `${SECRETS.PASSWORD_PEPPER}\n`);
     writeFileSync(path.join(dir, 'short'), 'abc\n');
+    const files = buildConfig(parseEnv({ JWT_SECRET_FILE: 'jwt', PASSWORD_PEPPER_FILE: 'pepper', DATA_DIR: dir }), {
+      rootDir: dir,
+    });
+    expect(files).toMatchObject({ passwordPepper: SECRETS.PASSWORD_PEPPER, passwordPepperSource: 'file' });
+    expect(existsSync(path.join(dir, 'password-pepper'))).toBe(false);
+    expect(() =>
+      buildConfig(parseEnv({ ...SECRETS, PASSWORD_PEPPER: undefined, PASSWORD_PEPPER_FILE: 'short', DATA_DIR: dir }), {
+        rootDir: dir,
+      }),
+    ).toThrow(/PASSWORD_PEPPER_FILE: .* must hold at least 32 characters/);
     const read = buildConfig(
       parseEnv({ JWT_SECRET_FILE: 'jwt', DATA_DIR: dir, PASSWORD_PEPPER: SECRETS.PASSWORD_PEPPER }),
       { rootDir: dir },

@@ -130,6 +130,8 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyAsUndefined, LogLevel.default('warn')),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, TrustProxy.default([])),
   PASSWORD_PEPPER: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  /** A file holding the pepper (e.g. a Docker secret), instead of PASSWORD_PEPPER. */
+  PASSWORD_PEPPER_FILE: optionalString,
   HASH_CONCURRENCY: positiveInt(defaultHashConcurrency()),
   HASH_QUEUE_LIMIT: positiveInt(64),
   BODY_LIMIT_BYTES: positiveInt(100_000),
@@ -205,7 +207,7 @@ export interface AppConfig {
   sqliteFile: string;
   jwtSecret: string;
   /** Where the secret came from: generated ones are kept in DATA_DIR/jwt-secret. */
-  jwtSecretSource: 'env' | 'file' | 'generated';
+  jwtSecretSource: SecretSource;
   tokenTtlSeconds: number;
   /** Admins and analysts must set up TOTP two-factor authentication before using the admin area. */
   adminTotpRequired: boolean;
@@ -216,6 +218,7 @@ export interface AppConfig {
   trustProxy: string[];
   /** Server-side key of the HMAC that stores generated study passwords (docs/decisions/0018-study-password-hmac.md). */
   passwordPepper: string;
+  passwordPepperSource: SecretSource;
   /** At most this many argon2 password checks at once, and this many waiting; beyond, logins get 503. */
   hashConcurrency: number;
   hashQueueLimit: number;
@@ -269,6 +272,8 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
     problems.push('  - HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
   if (e.JWT_SECRET && e.JWT_SECRET_FILE)
     problems.push('  - JWT_SECRET_FILE: set JWT_SECRET or JWT_SECRET_FILE, not both');
+  if (e.PASSWORD_PEPPER && e.PASSWORD_PEPPER_FILE)
+    problems.push('  - PASSWORD_PEPPER_FILE: set PASSWORD_PEPPER or PASSWORD_PEPPER_FILE, not both');
   if (e.WORKERS !== 1 && !e.DATABASE_URL)
     problems.push(
       `  - WORKERS: ${e.WORKERS} needs PostgreSQL (DATABASE_URL); SQLite allows one server process, so set WORKERS=1 or DATABASE_URL`,
@@ -276,6 +281,10 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   if (e.WORKERS !== 1 && !e.JWT_SECRET && !e.JWT_SECRET_FILE)
     problems.push(
       `  - JWT_SECRET: required (or JWT_SECRET_FILE) when WORKERS is ${e.WORKERS}, so every server process accepts the others' logins; ${SECRET_HINT}`,
+    );
+  if (e.WORKERS !== 1 && !e.PASSWORD_PEPPER && !e.PASSWORD_PEPPER_FILE)
+    problems.push(
+      `  - PASSWORD_PEPPER: required (or PASSWORD_PEPPER_FILE) when WORKERS is ${e.WORKERS}, so every server process accepts the study logins the others generated; ${SECRET_HINT}`,
     );
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return e;
@@ -309,24 +318,32 @@ export function buildLlmConfig(e: Env): LlmConfig {
   };
 }
 
-/** Reads JWT_SECRET_FILE; throws a ConfigError when it is missing or too short. */
-export function readSecretFile(file: string): string {
+/** Where a secret came from: generated ones are kept in DATA_DIR. */
+export type SecretSource = 'env' | 'file' | 'generated';
+
+/** Reads a secret file named by `variable`; throws a ConfigError when it is missing or too short. */
+export function readSecretFile(file: string, variable = 'JWT_SECRET_FILE'): string {
   let secret: string;
   try {
     secret = readFileSync(file, 'utf8').trim();
   } catch {
-    throw new ConfigError(`Invalid configuration:\n  - JWT_SECRET_FILE: cannot read ${file}`);
+    throw new ConfigError(`Invalid configuration:\n  - ${variable}: cannot read ${file}`);
   }
   if (secret.length < 32)
-    throw new ConfigError(`Invalid configuration:\n  - JWT_SECRET_FILE: ${file} must hold at least 32 characters`);
+    throw new ConfigError(`Invalid configuration:\n  - ${variable}: ${file} must hold at least 32 characters`);
   return secret;
 }
 
-function resolveSecret(e: Env, rootDir: string, dataDir: string): Pick<AppConfig, 'jwtSecret' | 'jwtSecretSource'> {
-  if (e.JWT_SECRET) return { jwtSecret: e.JWT_SECRET, jwtSecretSource: 'env' };
-  if (e.JWT_SECRET_FILE)
-    return { jwtSecret: readSecretFile(path.resolve(rootDir, e.JWT_SECRET_FILE)), jwtSecretSource: 'file' };
-  return { jwtSecret: loadOrCreateSecret(dataDir), jwtSecretSource: 'generated' };
+/** A secret from its variable, else from the file its `_FILE` variable names, else generated in the data folder. */
+function resolveSecret(
+  value: string | undefined,
+  file: { variable: string; path: string | undefined },
+  generated: { dataDir: string; name: string },
+  rootDir: string,
+): { secret: string; source: SecretSource } {
+  if (value) return { secret: value, source: 'env' };
+  if (file.path) return { secret: readSecretFile(path.resolve(rootDir, file.path), file.variable), source: 'file' };
+  return { secret: loadOrCreateSecret(generated.dataDir, generated.name), source: 'generated' };
 }
 
 /** Where relative paths are resolved from and where the built web app is (tests pass their own). */
@@ -344,6 +361,18 @@ export function buildConfig(e: Env, paths: ConfigPaths = {}): AppConfig {
   const dataDir = path.resolve(rootDir, e.DATA_DIR);
   const workers = resolveWorkers(e.WORKERS);
   const defaultWebDist = paths.webDistDir ?? DEFAULT_WEB_DIST_DIR;
+  const jwt = resolveSecret(
+    e.JWT_SECRET,
+    { variable: 'JWT_SECRET_FILE', path: e.JWT_SECRET_FILE },
+    { dataDir, name: 'jwt-secret' },
+    rootDir,
+  );
+  const pepper = resolveSecret(
+    e.PASSWORD_PEPPER,
+    { variable: 'PASSWORD_PEPPER_FILE', path: e.PASSWORD_PEPPER_FILE },
+    { dataDir, name: 'password-pepper' },
+    rootDir,
+  );
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -355,14 +384,16 @@ export function buildConfig(e: Env, paths: ConfigPaths = {}): AppConfig {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE ?? Math.min(10, Math.max(2, Math.floor(PG_CONNECTION_BUDGET / workers))),
     sqliteFile: path.join(dataDir, 'studychat.sqlite'),
-    ...resolveSecret(e, rootDir, dataDir),
+    jwtSecret: jwt.secret,
+    jwtSecretSource: jwt.source,
     tokenTtlSeconds: e.TOKEN_TTL_HOURS * 3600,
     adminTotpRequired: e.ADMIN_TOTP_REQUIRED === 'true',
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    passwordPepper: e.PASSWORD_PEPPER ?? loadOrCreateSecret(dataDir, 'password-pepper'),
+    passwordPepper: pepper.secret,
+    passwordPepperSource: pepper.source,
     hashConcurrency: e.HASH_CONCURRENCY,
     hashQueueLimit: e.HASH_QUEUE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

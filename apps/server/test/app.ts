@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     logLevel: 'silent',
     trustProxy: [],
     passwordPepper: 'test-pepper-test-pepper-test-pepper-0123456789',
+    passwordPepperSource: 'env',
     hashConcurrency: 4,
     hashQueueLimit: 64,
     bodyLimitBytes: 100_000,

@@ -28,9 +28,13 @@ export async function prepareDatabase(config: AppConfig, database: Database): Pr
     console.log(`Created admin account ${bootstrap.email} from ADMIN_EMAIL/ADMIN_PASSWORD`);
   }
   if (config.llm.provider === 'scripted') console.warn(`\n*** ${SCRIPTED_MODEL_WARNING} ***\n`);
-  if (config.databaseUrl && config.jwtSecretSource === 'generated') {
+  const generated = [
+    ...(config.jwtSecretSource === 'generated' ? ['jwt-secret (JWT_SECRET)'] : []),
+    ...(config.passwordPepperSource === 'generated' ? ['password-pepper (PASSWORD_PEPPER)'] : []),
+  ];
+  if (config.databaseUrl && generated.length > 0) {
     console.warn(
-      `Note: the login secret was generated in ${config.dataDir}/jwt-secret. Every other server process that shares this PostgreSQL database must use the same secret: set JWT_SECRET (or JWT_SECRET_FILE) for all of them.`,
+      `Note: ${generated.join(' and ')} ${generated.length === 1 ? 'was' : 'were'} generated in ${config.dataDir}. Any other server process sharing this PostgreSQL database must use the same values: set them for all of them. Keep them with your backups: study logins need the pepper.`,
     );
   }
 }
