@@ -1,4 +1,4 @@
-import { Migrator, PostgresAdapter, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, PostgresAdapter, sql, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
@@ -33,8 +33,19 @@ export async function migrateToLatest(db: Kysely<DB>, options: { schema?: string
   return result;
 }
 
-/** Names of the migrations this code knows that the database has not applied yet (read only). */
+/**
+ * Names of the migrations this code knows that the database has not applied yet: one read of Kysely's
+ * migration table (in the current schema, where migrateToLatest keeps it), no catalogue introspection, so
+ * the readiness check stays cheap. No migration table means nothing is applied.
+ */
 export async function pendingMigrations(db: Kysely<DB>, options: { schema?: string } = {}): Promise<string[]> {
-  const migrator = await createMigrator(db, options.schema);
-  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+  const table = sql.table(options.schema ? `${options.schema}.${DEFAULT_MIGRATION_TABLE}` : DEFAULT_MIGRATION_TABLE);
+  let applied: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    applied = new Set(rows.map((r) => r.name));
+  } catch {
+    applied = new Set();
+  }
+  return Object.keys(migrations).filter((name) => !applied.has(name));
 }
