@@ -40,6 +40,7 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/auth/logout': { request: () => ({ url: '/api/auth/logout' }), expect: [401, 200, 200, 200, 200, 200] },
   'GET /api/health': { request: () => ({ url: '/api/health' }), expect: [200, 200, 200, 200, 200, 200] },
+  'GET /api/ready': { request: () => ({ url: '/api/ready' }), expect: [200, 200, 200, 200, 200, 200] },
   'GET /api/auth/security': {
     request: () => ({ url: '/api/auth/security' }),
     expect: [401, 200, 200, 200, 200, 200],
@@ -101,6 +102,10 @@ const MATRIX: Record<string, Row> = {
   'POST /api/experiments/:id/batch-credentials': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/batch-credentials`, body: { count: 1 } }),
     expect: [401, 403, 403, 403, 403, 201],
+  },
+  'GET /api/experiments/:id/logins': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/logins` }),
+    expect: ADMIN_ONLY,
   },
   'GET /api/experiments/:id/completion-code': {
     // A and B have not earned the pathway (403 PATHWAY_NOT_EARNED); C is not in the experiment.

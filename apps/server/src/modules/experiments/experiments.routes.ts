@@ -76,7 +76,12 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
         caller(request).userId,
       ),
   );
-  route(app, experimentRoutes.logins, admin, (request) => listStudyLogins(deps, request.params.id));
+  route(
+    app,
+    experimentRoutes.logins,
+    { ...admin, audit: { action: 'logins.view', target: (request) => experiment(request.params.id) } },
+    (request) => listStudyLogins(deps, request.params.id),
+  );
   route(app, experimentRoutes.completionCode, { guards: [guards.requireUser] }, (request) =>
     getCompletionCode(deps, caller(request), request.params.id, request.query.pathway),
   );

@@ -88,12 +88,25 @@ describe.each(TEST_DIALECTS)('study logins of an experiment on %s', (dialect) =>
     });
     expect(byEmail.get(completed.email)?.status).toBe('completed');
     expect((await logins(admin, other.id)).total).toBe(2);
+
+    // Each view of the list is an admin action in the audit log.
+    const views = await t()
+      .database.db.selectFrom('audit_log')
+      .select(['actor_id', 'target_id'])
+      .where('action', '=', 'logins.view')
+      .where('target_id', '=', id)
+      .execute();
+    expect(views).toEqual([
+      { actor_id: admin.id, target_id: id },
+      { actor_id: admin.id, target_id: id },
+    ]);
   });
 
   it('is for admins only, and answers 404 for an unknown experiment and 400 for a malformed id', async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const participant = await createAndLogin(t());
     const { id } = await createExperiment(t(), admin);
+    // The full matrix (analysts included) is in security/authorization-matrix.test.ts.
     expect((await send(t(), undefined, 'GET', `/api/experiments/${id}/logins`)).statusCode).toBe(401);
     expect(expectJson<ErrorBody>(await send(t(), participant, 'GET', `/api/experiments/${id}/logins`), 403).code).toBe(
       'FORBIDDEN',
