@@ -1,10 +1,10 @@
-import type { Condition } from '@studychat/contracts';
+import { studyDefinition, type Condition } from '@studychat/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { ChatModel, ChatReplyInfo, ChatRequest } from '../src/llm/chat-model.js';
 import { createStudyScriptedModel } from '../src/llm/create-chat-model.js';
 import { createAndLogin, expectJson, type TestApp, type TestUser } from './app.js';
-import { buildAssignment, buildExperiment, type NewExperimentRow } from './factories.js';
+import { at, buildAssignment, buildExperiment, readyForChatRows, type NewExperimentRow } from './factories.js';
 
 type Behaviour = (request: ChatRequest, onText: (delta: string) => void) => Promise<ChatReplyInfo>;
 
@@ -69,28 +69,39 @@ export function streamedError(res: LightMyRequestResponse): string | undefined {
 
 /** The chat's routes for one test app, and participants set up to use them. */
 export function chatClient(t: () => TestApp) {
+  /**
+   * The participant's records, as the journey reads them: with a condition, at the chat step (consented,
+   * surveys answered, every section read in time); without one, just joined.
+   */
+  async function atChatStep(userId: string, experimentId: string, condition: Condition | null): Promise<void> {
+    const { db } = t().database;
+    const assignment = buildAssignment(
+      { userId, experimentId },
+      { assigned_condition: condition, consent_given: condition !== null, consent_timestamp: condition && at(1) },
+    );
+    await db.insertInto('assignments').values(assignment).execute();
+    if (!condition) return;
+    const minimums = studyDefinition.conditions[condition].sections.map((s) => s.minSeconds);
+    const rows = readyForChatRows(assignment, condition, minimums);
+    await db.insertInto('survey_responses').values(rows.surveys).execute();
+    await db.insertInto('section_views').values(rows.views).execute();
+  }
+
   async function participant(
     condition: Condition | null = 'mmr',
     experimentOverrides: Partial<NewExperimentRow> = {},
   ): Promise<{ user: TestUser; experimentId: string }> {
     const user = await createAndLogin(t());
     const experiment = buildExperiment(experimentOverrides);
-    const { db } = t().database;
-    await db.insertInto('experiments').values(experiment).execute();
-    await db
-      .insertInto('assignments')
-      .values(buildAssignment({ userId: user.id, experimentId: experiment.id }, { assigned_condition: condition }))
-      .execute();
-    return { user, experimentId: experiment.id };
+    await t().database.db.insertInto('experiments').values(experiment).execute();
+    await atChatStep(user.id, String(experiment.id), condition);
+    return { user, experimentId: String(experiment.id) };
   }
 
   /** Another participant in an existing experiment. */
   async function joinExperiment(experimentId: string, condition: Condition = 'mmr') {
     const user = await createAndLogin(t());
-    await t()
-      .database.db.insertInto('assignments')
-      .values(buildAssignment({ userId: user.id, experimentId }, { assigned_condition: condition }))
-      .execute();
+    await atChatStep(user.id, experimentId, condition);
     const { threadId } = expectJson<{ threadId: string }>(await initiate(user, experimentId), 200);
     return { user, experimentId, threadId };
   }

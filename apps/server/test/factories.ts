@@ -7,6 +7,7 @@ import type {
   DB,
   ExperimentsTable,
   SectionExposuresTable,
+  SectionViewsTable,
   SurveyResponsesTable,
   UsersTable,
 } from '../src/db/schema.js';
@@ -27,6 +28,7 @@ export type NewAssignmentRow = Insertable<AssignmentsTable>;
 export type NewSurveyRow = Insertable<SurveyResponsesTable>;
 export type NewExposureRow = Insertable<SectionExposuresTable>;
 export type NewThreadRow = Insertable<ChatThreadsTable>;
+export type NewSectionViewRow = Insertable<SectionViewsTable>;
 export type NewMessageRow = Insertable<ChatMessagesTable>;
 
 export function buildUser(overrides: Partial<NewUserRow> = {}): NewUserRow {
@@ -119,6 +121,53 @@ export function buildExposure(
     seconds_on_screen: 20,
     completed_at: at(3 + sectionIndex),
     ...overrides,
+  };
+}
+
+/** A section the server opened and saw finished after `seconds` (its minimum by default). */
+export function buildSectionView(
+  assignment: Pick<NewAssignmentRow, 'id' | 'user_id' | 'experiment_id'>,
+  sectionIndex: number,
+  overrides: Partial<NewSectionViewRow> & { seconds?: number } = {},
+): NewSectionViewRow {
+  const { seconds, ...rest } = overrides;
+  const minSeconds = rest.min_seconds ?? 15;
+  const opened = Date.parse(at(5 + sectionIndex));
+  return {
+    id: randomUUID(),
+    assignment_id: String(assignment.id),
+    user_id: assignment.user_id,
+    experiment_id: assignment.experiment_id,
+    condition: 'mmr',
+    section_index: sectionIndex,
+    section_id: `section-${sectionIndex}`,
+    min_seconds: minSeconds,
+    opened_at: new Date(opened).toISOString(),
+    finished_at: new Date(opened + (seconds ?? minSeconds) * 1000).toISOString(),
+    visible_seconds: seconds ?? minSeconds,
+    hidden_seconds: 0,
+    ...rest,
+  };
+}
+
+/**
+ * Rows that put an assigned participant at the chat step, as the journey's rules read them: entry
+ * 'questions', a baseline of 4, the pre-survey, and each of the condition's sections read in time
+ * (the assignment itself must carry consent and the condition).
+ */
+export function readyForChatRows(
+  assignment: Pick<NewAssignmentRow, 'id' | 'user_id' | 'experiment_id'>,
+  condition: string,
+  minSeconds: readonly number[],
+): { surveys: NewSurveyRow[]; views: NewSectionViewRow[] } {
+  const ref = { userId: assignment.user_id, experimentId: assignment.experiment_id };
+  return {
+    surveys: [
+      buildSurvey(ref, 'entry', { choice: 'questions' }),
+      buildSurvey(ref, 'baseline', { vaccination_intention: '4' }),
+      buildSurvey(ref, 'pre', { age: '25-34', sex: 'female', political_leaning: 'moderate' }),
+    ],
+    views: minSeconds.map((min, i) => buildSectionView(assignment, i, { condition, min_seconds: min })),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_KEYS, CONDITIONS, PATHWAYS } from './constants.js';
+import { CODE_KEYS, CONDITIONS, JOURNEY_STEPS, PATHWAYS } from './constants.js';
 
 /** Stable error codes; every error reply is `{ error, code }`. */
 export const ErrorCode = z.enum([
@@ -19,6 +19,12 @@ export const ErrorCode = z.enum([
   'PATHWAY_NOT_EARNED',
   'CODE_NOT_CONFIGURED',
   'PROLIFIC_ID_MISMATCH',
+  /** Another study login already takes part in this experiment with this Prolific id. */
+  'PROLIFIC_ID_TAKEN',
+  /** A journey write that is not the participant's current step; the reply names the step. */
+  'STEP_OUT_OF_ORDER',
+  /** A section finished before its minimum time on the server's clock; the reply gives the seconds left. */
+  'SECTION_TOO_EARLY',
   'NO_CONDITION',
   'REPLY_IN_PROGRESS',
   'CHAT_CLOSED',
@@ -28,7 +34,19 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-export const ErrorReply = z.object({ error: z.string(), code: ErrorCode });
+export const JourneyStep = z.enum(JOURNEY_STEPS);
+export type JourneyStep = z.infer<typeof JourneyStep>;
+
+/**
+ * Every error reply: `{ error, code }`, plus `step` on STEP_OUT_OF_ORDER (where the participant is) and
+ * `remainingSeconds` on SECTION_TOO_EARLY.
+ */
+export const ErrorReply = z.object({
+  error: z.string(),
+  code: ErrorCode,
+  step: JourneyStep.optional(),
+  remainingSeconds: z.number().int().optional(),
+});
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
 export const Id = z.uuid();

@@ -15,6 +15,53 @@ export const PATHWAY_CODE_KEY: Record<(typeof PATHWAYS)[number], (typeof CODE_KE
 
 export const SURVEY_TYPES = ['entry', 'baseline', 'pre', 'post'] as const;
 
+/**
+ * The participant's journey, in order (the server owns it; docs/decisions/0009). After the entry choice
+ * the journey forks: 'confirm_exit' (no concerns) or 'baseline'; after the baseline, 'ceiling_exit' (7) or
+ * 'pre_survey'. The exits and 'completion' wait for completion to be recorded; 'completed' is terminal.
+ */
+export const JOURNEY_STEPS = [
+  'consent',
+  'entry',
+  'confirm_exit',
+  'baseline',
+  'ceiling_exit',
+  'pre_survey',
+  'assignment',
+  'sections',
+  'chat',
+  'post_survey',
+  'completion',
+  'completed',
+] as const;
+export type JourneyStepName = (typeof JOURNEY_STEPS)[number];
+
+/** The step at which completion with each pathway is recorded. */
+export const PATHWAY_STEP: Record<(typeof PATHWAYS)[number], JourneyStepName> = {
+  complete: 'completion',
+  confirm: 'confirm_exit',
+  ceiling: 'ceiling_exit',
+};
+
+/** Types of the rows of the journey event log (one per step reached, or attempted out of order). */
+export const JOURNEY_EVENT_TYPES = [
+  'joined',
+  'consented',
+  'entry',
+  'baseline',
+  'pre_survey',
+  'assigned',
+  'section_opened',
+  'section_finished',
+  'section_too_early',
+  'chat_started',
+  'chat_complete',
+  'post_survey',
+  'completed',
+  'out_of_order',
+] as const;
+export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
+
 export const AGE_GROUPS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
 export const SEXES = ['female', 'male', 'other', 'prefer-not'] as const;
 export const POLITICAL_LEANINGS = ['liberal', 'moderate', 'conservative', 'prefer-not'] as const;

@@ -6,6 +6,7 @@ import {
   endpoints,
   experimentRoutes,
   healthRoutes,
+  journeyRoutes,
   participantRoutes,
   securityRoutes,
   surveyRoutes,
@@ -18,6 +19,7 @@ const routeGroups = {
   participants: participantRoutes,
   surveys: surveyRoutes,
   chat: chatRoutes,
+  journey: journeyRoutes,
   admin: adminRoutes,
   security: securityRoutes,
 } as const;

@@ -8,6 +8,7 @@ import type { experimentRoutes } from './experiments.js';
 import type { participantRoutes } from './participants.js';
 import type { surveyRoutes } from './surveys.js';
 import type { chatRoutes } from './chat.js';
+import type { journeyRoutes } from './journey.js';
 import type { adminRoutes } from './admin.js';
 import type { securityRoutes } from './security.js';
 
@@ -30,6 +31,7 @@ type S = typeof surveyRoutes;
 type C = typeof chatRoutes;
 type D = typeof adminRoutes;
 type Y = typeof securityRoutes;
+type J = typeof journeyRoutes;
 
 export const endpoints = {
   auth: {
@@ -63,7 +65,11 @@ export const endpoints = {
     assignCondition: endpoint<P['assignCondition']>('POST', '/api/participants/assign-condition'),
     completion: endpoint<P['completion']>('POST', '/api/participants/completion'),
     status: endpoint<P['status']>('GET', '/api/participants/status/:experimentId'),
-    exposure: endpoint<P['exposure']>('POST', '/api/participants/exposures'),
+  },
+  journey: {
+    get: endpoint<J['get']>('GET', '/api/participants/journey/:experimentId'),
+    openSection: endpoint<J['openSection']>('POST', '/api/participants/sections/open'),
+    finishSection: endpoint<J['finishSection']>('POST', '/api/participants/sections/finish'),
   },
   surveys: {
     submit: endpoint<S['submit']>('POST', '/api/surveys'),

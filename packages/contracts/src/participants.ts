@@ -56,14 +56,6 @@ export const CompletionStatus = z.object({
 });
 export type CompletionStatus = z.infer<typeof CompletionStatus>;
 
-export const ExposureBody = z.object({
-  experimentId: Id,
-  sectionIndex: z.number().int().min(0).max(50),
-  /** Seconds the section was on screen, measured by the page. */
-  secondsOnScreen: z.number().min(0).max(86_400),
-});
-export const ExposureReply = z.object({ ok: z.literal(true), sectionIndex: z.number().int() });
-
 export const participantRoutes = {
   create: defineRoute({
     method: 'POST',
@@ -107,11 +99,5 @@ export const participantRoutes = {
     path: '/api/participants/status/:experimentId',
     params: z.object({ experimentId: Id }),
     reply: CompletionStatus,
-  }),
-  exposure: defineRoute({
-    method: 'POST',
-    path: '/api/participants/exposures',
-    body: ExposureBody,
-    reply: ExposureReply,
   }),
 };

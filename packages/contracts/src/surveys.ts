@@ -18,7 +18,12 @@ export const PreResponses = z
   .strict();
 export const PostResponses = z.object({ post_intent: z.number().int().min(LIKERT_MIN).max(LIKERT_MAX) }).strict();
 
-const base = { user_id: Id, experiment_id: Id, prolific_pid: LineText.trim().max(64).optional().nullable() };
+const base = {
+  user_id: Id,
+  experiment_id: Id,
+  /** Accepted for spec compatibility and ignored: the stored Prolific id is the assignment's. */
+  prolific_pid: LineText.trim().max(64).optional().nullable(),
+};
 export const SurveySubmission = z.discriminatedUnion('survey_type', [
   z.object({ ...base, survey_type: z.literal('entry'), responses: EntryResponses }),
   z.object({ ...base, survey_type: z.literal('baseline'), responses: BaselineResponses }),

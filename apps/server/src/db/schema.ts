@@ -147,6 +147,46 @@ export interface SectionExposuresTable {
   completed_at: DbTimestamp;
 }
 
+/** When the server opened and finished each static section (the journey module's table). */
+export interface SectionViewsTable {
+  id: string;
+  assignment_id: string;
+  user_id: string;
+  experiment_id: string;
+  condition: string;
+  section_index: number;
+  section_id: string;
+  min_seconds: number;
+  opened_at: DbTimestamp;
+  finished_at: DbTimestamp | null;
+  /** As the page reported them when the section was finished. */
+  visible_seconds: DbNumber | null;
+  hidden_seconds: DbNumber | null;
+}
+
+/** The append-only participant event log (the journey module's table). */
+export interface JourneyEventsTable {
+  /** Monotonically increasing position; PostgreSQL returns the bigint as a string. */
+  seq: ColumnType<number | string, never, never>;
+  experiment_id: string;
+  user_id: string;
+  assignment_id: string | null;
+  type: string;
+  step: string;
+  /** Small JSON object as text. */
+  data: string | null;
+  created_at: DbTimestamp;
+}
+
+/** The first assignment to present a Prolific id in an experiment holds it (one id, one participation). */
+export interface ExperimentProlificIdsTable {
+  experiment_id: string;
+  prolific_pid: string;
+  assignment_id: string;
+  user_id: string;
+  created_at: DbTimestamp;
+}
+
 export interface ChatThreadsTable {
   id: string;
   user_id: string;
@@ -197,7 +237,11 @@ export interface DB {
   assignments: AssignmentsTable;
   allocation_slots: AllocationSlotsTable;
   survey_responses: SurveyResponsesTable;
+  /** Browser-timed section records from before the journey module; kept and read, no longer written. */
   section_exposures: SectionExposuresTable;
+  section_views: SectionViewsTable;
+  journey_events: JourneyEventsTable;
+  experiment_prolific_ids: ExperimentProlificIdsTable;
   chat_threads: ChatThreadsTable;
   chat_messages: ChatMessagesTable;
 }
@@ -209,4 +253,6 @@ export type ExperimentRow = Selectable<ExperimentsTable>;
 export type AssignmentRow = Selectable<AssignmentsTable>;
 export type SurveyResponseRow = Selectable<SurveyResponsesTable>;
 export type ChatThreadRow = Selectable<ChatThreadsTable>;
+export type SectionViewRow = Selectable<SectionViewsTable>;
+export type JourneyEventRow = Selectable<JourneyEventsTable>;
 export type ChatMessageRow = Selectable<ChatMessagesTable>;

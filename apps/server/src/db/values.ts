@@ -5,6 +5,11 @@ export function toIso(value: Date | string): string {
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 }
 
+/** Timestamp column to epoch milliseconds. */
+export function toMillis(value: Date | string): number {
+  return value instanceof Date ? value.getTime() : Date.parse(value);
+}
+
 export function toIsoOrNull(value: Date | string | null | undefined): string | null {
   return value === null || value === undefined ? null : toIso(value);
 }

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
 import type { Database } from '../db/database.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { createStudyScriptedModel } from '../llm/create-chat-model.js';
+
+/**
+ * Where the server finds the study definition an experiment runs: the built-in study today. Rules take the
+ * definition from here (never by importing a study), so versioned study definitions can replace the source.
+ */
+export type StudySource = (experimentId: string) => Promise<StudyDefinition>;
+
+/** The one study this product ships with, for every experiment. */
+export const builtInStudy: StudySource = () => Promise.resolve(studyDefinition);
 
 /** What the app needs from the outside world; tests pass their own clock and ids (DESIGN.md convention 3). */
 export interface AppDeps {
@@ -12,9 +22,10 @@ export interface AppDeps {
   random: () => number;
   /** The chat model (llm/): a real provider, or the scripted offline model. */
   llm: ChatModel;
+  studies: StudySource;
 }
 
 /** Real clock, ids and randomness; the scripted model unless a chat model is given (main.ts gives the configured one). */
 export function defaultDeps(database: Database, llm: ChatModel = createStudyScriptedModel()): AppDeps {
-  return { database, clock: () => new Date(), newId: randomUUID, random: Math.random, llm };
+  return { database, clock: () => new Date(), newId: randomUUID, random: Math.random, llm, studies: builtInStudy };
 }

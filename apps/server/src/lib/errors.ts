@@ -1,6 +1,9 @@
-import type { ErrorCode } from '@studychat/contracts';
+import type { ErrorCode, ErrorReply } from '@studychat/contracts';
 
-/** An error with a stable code and HTTP status; the error handler answers it as `{ error, code }`. */
+/** Fields some errors add to `{ error, code }`: `step` (STEP_OUT_OF_ORDER), `remainingSeconds` (SECTION_TOO_EARLY). */
+export type ErrorExtra = Partial<Pick<ErrorReply, 'step' | 'remainingSeconds'>>;
+
+/** An error with a stable code and HTTP status; the error handler answers it as `{ error, code, ...extra }`. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -8,6 +11,8 @@ export class AppError extends Error {
     message: string,
     /** Sent as Retry-After (seconds) with 429 and 503 replies. */
     readonly retryAfterSeconds?: number,
+    /** Added to the reply: `step` (STEP_OUT_OF_ORDER), `remainingSeconds` (SECTION_TOO_EARLY). */
+    readonly extra: ErrorExtra = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -24,7 +24,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined)
         reply.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
-      return send(error.status, { error: error.message, code: error.code });
+      return send(error.status, { error: error.message, code: error.code, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return send(400, { error: describeValidation(error, error.validationContext), code: 'VALIDATION_FAILED' });

@@ -1,2 +1,3 @@
 export * from './types.js';
+export * from './sections.js';
 export { studyDefinition } from './mmr-study.js';

@@ -4,6 +4,9 @@ import * as chatLimits from './2026-11-23-11-chat-limits.js';
 import * as loginThrottles from './2026-11-23-12-login-throttles.js';
 import * as adminSecurity from './2026-11-23-12-admin-security.js';
 import * as studyLogins from './2026-11-23-15-study-logins.js';
+import * as journey from './2026-11-23-9-journey.js';
+import * as prolificOnce from './2026-11-23-9-prolific-once.js';
+import * as interventionCompleteOnly from './2026-11-23-9-intervention-complete-only.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +15,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-12-login-throttles': loginThrottles,
   '2026-11-23-12-admin-security': adminSecurity,
   '2026-11-23-15-study-logins': studyLogins,
+  '2026-11-23-9-intervention-complete-only': interventionCompleteOnly,
+  '2026-11-23-9-journey': journey,
+  '2026-11-23-9-prolific-once': prolificOnce,
 };

@@ -6,9 +6,9 @@ import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { costUsd } from '../../llm/pricing.js';
 import { reachedLimit } from './chat-limits.js';
 import { toCondition } from './chat.mapper.js';
+import { closeChat, logIfReplyCompletedChat } from './chat-journey.js';
 import {
   addThreadUsage,
-  closeThread,
   experimentSpentUsd,
   findThreadTokens,
   finishMessage,
@@ -41,7 +41,10 @@ function participantError(error: unknown): string {
 }
 
 export interface Generation {
-  state: { thread: { id: string; condition: string; experiment_id: string }; limits: ChatContext['defaults'] };
+  state: {
+    thread: { id: string; condition: string; experiment_id: string; user_id: string };
+    limits: ChatContext['defaults'];
+  };
   leaseId: string;
   /** The reply's row, already stored as `streaming`. */
   messageId: string;
@@ -136,6 +139,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         created_at: ctx.deps.clock().toISOString(),
       });
       await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
+      await logIfReplyCompletedChat(trx, thread, g.messageId, ctx.deps.clock());
     });
     if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
     // An empty greeting is not replayed: the page shows its canned one and the next request tries again.
@@ -163,5 +167,5 @@ async function closeIfLimitReached(ctx: ChatContext, g: Generation): Promise<voi
     tokensUsed,
     experimentSpentUsd: limits.budgetUsd === null ? null : await experimentSpentUsd(db, thread.experiment_id),
   });
-  if (reason !== null) await closeThread(db, thread.id, reason, ctx.deps.clock().toISOString());
+  if (reason !== null) await closeChat(db, thread, reason, ctx.deps.clock());
 }

@@ -161,13 +161,15 @@ export async function addThreadUsage(db: Db, threadId: string, tokens: number, c
 }
 
 /** Ends the chat for a limit, once: a thread already closed keeps its first reason. */
-export async function closeThread(db: Db, threadId: string, reason: string, nowIso: string): Promise<void> {
-  await db
+/** Records why the chat ended, once; true when this call recorded it. */
+export async function closeThread(db: Db, threadId: string, reason: string, nowIso: string): Promise<boolean> {
+  const result = await db
     .updateTable('chat_threads')
     .set({ closed_reason: reason, closed_at: nowIso })
     .where('id', '=', threadId)
     .where('closed_reason', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function setThreadTitle(db: Db, threadId: string, title: string): Promise<void> {

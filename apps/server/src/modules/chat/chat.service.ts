@@ -16,7 +16,9 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
 import { chatLimitOverridesOf } from '../experiments/experiments.service.js';
+import { journeyWrite } from '../journey/journey.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
+import { closeChat } from './chat-journey.js';
 import { generate, MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
 import {
   isCompleteGreeting,
@@ -27,7 +29,6 @@ import {
   toProgress,
 } from './chat.mapper.js';
 import {
-  closeThread,
   experimentSpentUsd,
   findOwnThread,
   findParticipation,
@@ -117,7 +118,7 @@ async function closureOf(
       state.limits.budgetUsd === null ? null : await experimentSpentUsd(db, state.thread.experiment_id),
   });
   if (reason === null) return null;
-  await closeThread(db, state.thread.id, reason, ctx.deps.clock().toISOString());
+  await closeChat(db, state.thread, reason, ctx.deps.clock());
   return { reason };
 }
 
@@ -155,18 +156,35 @@ async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessag
   return { ...toProgress(rows), closed: await closureOf(ctx, state, rows) };
 }
 
-/** Starts the participant's chat for an experiment, or returns the thread they already have. */
+/**
+ * Starts the participant's chat for an experiment at the chat step (after every section is read on the
+ * server's clock), or returns the thread they already have; a new thread logs `chat_started`.
+ */
 export async function initiateChat(ctx: ChatContext, userId: string, experimentId: string): Promise<InitiateReply> {
   const { db } = ctx.deps.database;
-  const condition = (await findParticipation(db, userId, experimentId))?.assigned_condition ?? null;
-  if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
-  let thread = await findThreadFor(db, userId, experimentId);
-  if (!thread) {
-    const now = ctx.deps.clock().toISOString();
-    const title = threadTitle(condition, now);
-    await insertThreadIfAbsent(db, { id: ctx.deps.newId(), userId, experimentId, condition, title, now });
-    thread = await findThreadFor(db, userId, experimentId);
-  }
+  await journeyWrite(
+    ctx.deps,
+    { userId, experimentId, write: { kind: 'chat_start' } },
+    {
+      repeat: async () => undefined,
+      apply: async ({ trx, state, now }) => {
+        const condition = state.records.condition;
+        if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
+        const id = ctx.deps.newId();
+        const iso = now.toISOString();
+        await insertThreadIfAbsent(trx, {
+          id,
+          userId,
+          experimentId,
+          condition,
+          title: threadTitle(condition, iso),
+          now: iso,
+        });
+        return { result: undefined, event: { type: 'chat_started', data: { threadId: id } } };
+      },
+    },
+  );
+  const thread = await findThreadFor(db, userId, experimentId);
   if (!thread) throw new Error('chat thread missing right after insert');
   const state = await loadState(ctx, thread);
   const rows = await listThreadMessages(db, thread.id);

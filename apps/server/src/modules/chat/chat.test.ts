@@ -33,16 +33,16 @@ describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
       expect(threads[0]?.condition).toBe('control');
     });
 
-    it('refuses a participant without a condition, without an assignment, and an admin who is not a participant', async () => {
+    it('refuses a participant before the chat step (409), without an assignment, and an admin who is not a participant (404)', async () => {
       const unassigned = await participant(null);
       const res = await initiate(unassigned.user, unassigned.experimentId);
-      expect(expectJson(res, 403)).toEqual({ error: NO_CONDITION_MESSAGE, code: 'NO_CONDITION' });
+      expect(expectJson(res, 409)).toMatchObject({ code: 'STEP_OUT_OF_ORDER', step: 'consent' });
 
       const stranger = await createAndLogin(t());
-      expect((await initiate(stranger, unassigned.experimentId)).statusCode).toBe(403);
+      expect((await initiate(stranger, unassigned.experimentId)).statusCode).toBe(404);
 
       const admin = await createAndLogin(t(), { isAdmin: true });
-      expect((await initiate(admin, unassigned.experimentId)).statusCode).toBe(403);
+      expect((await initiate(admin, unassigned.experimentId)).statusCode).toBe(404);
       const threads = await t()
         .database.db.selectFrom('chat_threads')
         .select('id')

@@ -11,7 +11,7 @@ import type { ExperimentsTable } from '../../db/schema.js';
 import { toNumberOrNull } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { assertPathwayEarned } from '../participants/eligibility.js';
+import { assertPathwayEarned } from '../journey/journey.service.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
   CHAT_LIMIT_COLUMN,
@@ -102,7 +102,7 @@ export async function getCompletionCode(
   const { db } = deps.database;
   const experiment = await findExperimentById(db, experimentId);
   if (!experiment) throw notFound(EXPERIMENT_NOT_FOUND);
-  if (!requester.isAdmin) await assertPathwayEarned(db, requester.userId, experimentId, pathway);
+  if (!requester.isAdmin) await assertPathwayEarned(deps, requester.userId, experimentId, pathway);
   const key = PATHWAY_CODE_KEY[pathway];
   const code = codeOf(experiment, key);
   if (code === null) {

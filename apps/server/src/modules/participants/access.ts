@@ -33,3 +33,11 @@ export function prolificMismatch(): AppError {
     'This study login is already linked to a different Prolific ID. Please use the study login provided to you for this Prolific account.',
   );
 }
+
+export function prolificIdTaken(): AppError {
+  return new AppError(
+    409,
+    'PROLIFIC_ID_TAKEN',
+    'This Prolific ID is already taking part in this study with another study login. Please log in with the study login you used first, or contact the research team.',
+  );
+}

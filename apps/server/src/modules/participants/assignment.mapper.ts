@@ -1,4 +1,4 @@
-import { CONDITIONS, PATHWAYS, STRATA, type Assignment } from '@studychat/contracts';
+import { CONDITIONS, PATHWAYS, STRATA, type Assignment, type CompletionStatus } from '@studychat/contracts';
 import type { AssignmentRow } from '../../db/schema.js';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
 
@@ -24,5 +24,15 @@ export function toAssignment(row: AssignmentRow): Assignment {
     intervention_completed_timestamp: toIsoOrNull(row.intervention_completed_timestamp),
     completion_pathway: oneOf(PATHWAYS, row.completion_pathway),
     completed_at: toIsoOrNull(row.completed_at),
+  };
+}
+
+/** The completion status of an assignment (not completed when there is none). */
+export function toCompletionStatus(row: AssignmentRow | undefined): CompletionStatus {
+  const completed = row !== undefined && row.completed_at !== null;
+  return {
+    alreadyCompleted: completed,
+    completionPathway: completed ? oneOf(PATHWAYS, row.completion_pathway) : null,
+    completionCode: completed ? row.completion_code : null,
   };
 }

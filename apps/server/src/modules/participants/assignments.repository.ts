@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { PostgresAdapter, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
 
 export function findAssignment(
@@ -12,6 +12,23 @@ export function findAssignment(
     .where('user_id', '=', userId)
     .where('experiment_id', '=', experimentId)
     .executeTakeFirst();
+}
+
+/**
+ * The assignment, locked for the rest of the transaction so one participant's journey writes run one at a
+ * time: PostgreSQL locks the row (SELECT ... FOR UPDATE); SQLite already runs one writing transaction at once.
+ */
+export function lockAssignment(
+  db: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+): Promise<AssignmentRow | undefined> {
+  const query = db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('experiment_id', '=', experimentId);
+  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export function findAssignmentById(db: Kysely<DB>, id: string): Promise<AssignmentRow | undefined> {
@@ -35,6 +52,28 @@ export async function insertAssignmentOnce(db: Kysely<DB>, row: Insertable<Assig
     .insertInto('assignments')
     .values(row)
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/**
+ * Claims the Prolific id for this assignment in its experiment; false when another assignment holds it
+ * (the primary key decides, so two logins racing with one id cannot both win).
+ */
+export async function claimProlificId(
+  db: Kysely<DB>,
+  claim: { experimentId: string; prolificPid: string; assignmentId: string; userId: string; now: string },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('experiment_prolific_ids')
+    .values({
+      experiment_id: claim.experimentId,
+      prolific_pid: claim.prolificPid,
+      assignment_id: claim.assignmentId,
+      user_id: claim.userId,
+      created_at: claim.now,
+    })
+    .onConflict((oc) => oc.columns(['experiment_id', 'prolific_pid']).doNothing())
     .executeTakeFirst();
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }

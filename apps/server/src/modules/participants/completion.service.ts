@@ -3,14 +3,15 @@ import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import { codeOf, findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import { requireAssignment } from './access.js';
+import { journeyWrite } from '../journey/journey.service.js';
+import { toCompletionStatus } from './assignment.mapper.js';
 import { findAssignmentById, updateAssignmentIfUnset } from './assignments.repository.js';
-import { assertPathwayEarned } from './eligibility.js';
-import { toCompletionStatus } from './participants.service.js';
 
 /**
- * Records completion once, for an earned pathway, with the server's own code for it (a code sent by
- * the client is never stored). A repeat returns the stored status unchanged.
+ * Records completion once, at the pathway's completion step (the exits after the entry choice and the
+ * baseline; `complete` after the post-survey), with the server's own code for it (a code sent by the
+ * client is never stored). "Intervention completed" is set for `complete` only. A repeat, whatever
+ * pathway it asks for, returns the stored status unchanged.
  */
 export async function recordCompletion(
   deps: AppDeps,
@@ -18,20 +19,26 @@ export async function recordCompletion(
   experimentId: string,
   pathway: Pathway,
 ): Promise<CompletionStatus> {
-  const { db } = deps.database;
-  const experiment = await findExperimentById(db, experimentId);
+  const experiment = await findExperimentById(deps.database.db, experimentId);
   if (!experiment) throw notFound(EXPERIMENT_NOT_FOUND);
-  const row = await requireAssignment(db, userId, experimentId);
-  if (row.completed_at !== null) return toCompletionStatus(row);
-  await assertPathwayEarned(db, userId, experimentId, pathway);
-
-  const now = deps.clock().toISOString();
-  await updateAssignmentIfUnset(db, row.id, 'completed_at', {
-    completion_pathway: pathway,
-    completion_code: codeOf(experiment, PATHWAY_CODE_KEY[pathway]),
-    completed_at: now,
-    intervention_completed_timestamp: now,
-    updated_at: now,
-  });
-  return toCompletionStatus(await findAssignmentById(db, row.id));
+  const id = await journeyWrite(
+    deps,
+    { userId, experimentId, write: { kind: 'completion', pathway } },
+    {
+      repeat: async ({ state }) => state.facts.assignment.id,
+      apply: async ({ trx, state, now }) => {
+        const iso = now.toISOString();
+        const code = codeOf(experiment, PATHWAY_CODE_KEY[pathway]);
+        await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'completed_at', {
+          completion_pathway: pathway,
+          completion_code: code,
+          completed_at: iso,
+          intervention_completed_timestamp: pathway === 'complete' ? iso : null,
+          updated_at: iso,
+        });
+        return { result: state.facts.assignment.id, event: { type: 'completed', data: { pathway } } };
+      },
+    },
+  );
+  return toCompletionStatus(await findAssignmentById(deps.database.db, id));
 }

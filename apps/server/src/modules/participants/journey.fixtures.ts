@@ -1,10 +1,18 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { Assignment, Experiment } from '@studychat/contracts';
+import { sectionMinSeconds, type Assignment, type Experiment } from '@studychat/contracts';
 import { createAndLogin, expectJson, type TestApp, type TestUser } from '../../../test/app.js';
 
-// Test helpers for the participant journey: drive the real routes step by step.
+// Test helpers for the participant journey: drive the real routes step by step, moving the test clock
+// (never sleeping) where the server times a section.
 
 export const CODES = { complete: 'CODE-COMPLETE', exitnoqualms: 'CODE-NOQUALMS', exitceiling: 'CODE-CEILING' };
+
+/** Three rounds with enough characters for the chat to be complete (30 + 0.5 x 150 >= 100 points). */
+export const COMPLETE_CHAT = [
+  'What are the common side effects after the dose, and how long do they last?',
+  'How often does a fever happen, compared with what measles itself can do?',
+  'Thank you. What should I watch for in the days after the appointment?',
+];
 
 export function send(
   t: TestApp,
@@ -33,8 +41,68 @@ export async function createExperiment(t: TestApp, admin: TestUser, codes = true
   return created;
 }
 
-export type Step = 'joined' | 'consented' | 'confirm' | 'questions' | 'baseline' | 'pre' | 'assigned' | 'post';
-const ORDER: Step[] = ['joined', 'consented', 'questions', 'baseline', 'pre', 'assigned', 'post'];
+export type Step =
+  | 'joined'
+  | 'consented'
+  | 'confirm'
+  | 'questions'
+  | 'baseline'
+  | 'pre'
+  | 'assigned'
+  | 'sections'
+  | 'chatted'
+  | 'post'
+  | 'completed';
+const ORDER: Step[] = [
+  'joined',
+  'consented',
+  'questions',
+  'baseline',
+  'pre',
+  'assigned',
+  'sections',
+  'chatted',
+  'post',
+  'completed',
+];
+
+/** Survey payloads of the flow, by survey type. */
+export function surveyBody(userId: string, experimentId: string, surveyType: string, responses: unknown) {
+  return { user_id: userId, experiment_id: experimentId, prolific_pid: 'PID-BODY', survey_type: surveyType, responses };
+}
+
+/** Opens and finishes every section of the participant's condition, each after its minimum on the test clock. */
+export async function readAllSections(t: TestApp, user: TestUser, experimentId: string): Promise<void> {
+  const { assigned_condition: condition } = await assignmentOf(t, user, experimentId);
+  if (!condition) throw new Error('no condition assigned');
+  const sections = (await t.deps.studies(experimentId)).conditions[condition].sections;
+  for (const [sectionIndex, section] of sections.entries()) {
+    expectJson(await send(t, user, 'POST', '/api/participants/sections/open', { experimentId, sectionIndex }), 200);
+    t.clock.advance(sectionMinSeconds(section) * 1000);
+    const finish = { experimentId, sectionIndex, visibleSeconds: sectionMinSeconds(section), hiddenSeconds: 0 };
+    expectJson(await send(t, user, 'POST', '/api/participants/sections/finish', finish), 200);
+  }
+}
+
+/** Starts the chat and sends `messages`, each answered in full; returns the thread id. */
+export async function chatRounds(
+  t: TestApp,
+  user: TestUser,
+  experimentId: string,
+  messages: readonly string[] = COMPLETE_CHAT,
+): Promise<string> {
+  const { threadId } = expectJson<{ threadId: string }>(
+    await send(t, user, 'POST', '/api/chat/initiate', { experimentId }),
+    200,
+  );
+  const opening = await send(t, user, 'GET', `/api/chat/threads/${threadId}/initial-message`);
+  if (!opening.body.endsWith('data: [DONE]\n\n')) throw new Error(`initial message failed: ${opening.body}`);
+  for (const message of messages) {
+    const reply = await send(t, user, 'POST', `/api/chat/threads/${threadId}/messages`, { message });
+    if (reply.statusCode !== 200 || reply.body.includes('"error"')) throw new Error(`reply failed: ${reply.body}`);
+  }
+  return threadId;
+}
 
 /**
  * A new participant of the experiment, taken through the flow up to and including `until`
@@ -48,14 +116,8 @@ export async function participantAt(
 ): Promise<TestUser> {
   const user = await createAndLogin(t);
   const pid = options.pid ?? `PID-${user.id.slice(0, 8)}`;
-  const survey = (survey_type: string, responses: Record<string, unknown>) =>
-    send(t, user, 'POST', '/api/surveys', {
-      user_id: user.id,
-      experiment_id: experimentId,
-      prolific_pid: pid,
-      survey_type,
-      responses,
-    });
+  const survey = (surveyType: string, responses: Record<string, unknown>) =>
+    send(t, user, 'POST', '/api/surveys', surveyBody(user.id, experimentId, surveyType, responses));
   const steps: Record<Step, () => Promise<LightMyRequestResponse>> = {
     joined: () =>
       send(t, user, 'POST', '/api/participants', { user_id: user.id, experiment_id: experimentId, prolific_pid: pid }),
@@ -65,7 +127,16 @@ export async function participantAt(
     baseline: () => survey('baseline', { vaccination_intention: String(options.baseline ?? 4) }),
     pre: () => survey('pre', { age: '25-34', sex: 'female', political_leaning: 'moderate' }),
     assigned: () => send(t, user, 'POST', '/api/participants/assign-condition', { experimentId }),
+    sections: async () => {
+      await readAllSections(t, user, experimentId);
+      return send(t, user, 'GET', `/api/participants/journey/${experimentId}`);
+    },
+    chatted: async () => {
+      await chatRounds(t, user, experimentId);
+      return send(t, user, 'GET', `/api/participants/journey/${experimentId}`);
+    },
     post: () => survey('post', { post_intent: 6 }),
+    completed: () => send(t, user, 'POST', '/api/participants/completion', { experimentId, pathway: 'complete' }),
   };
   const path = until === 'confirm' ? ['joined', 'consented', 'confirm'] : ORDER.slice(0, ORDER.indexOf(until) + 1);
   for (const step of path as Step[]) {

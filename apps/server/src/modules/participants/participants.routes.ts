@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { participantRoutes, studyDefinition } from '@studychat/contracts';
+import { participantRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import { recordCompletion } from './completion.service.js';
-import { recordExposure } from './exposure.service.js';
 import {
   createAssignment,
   getAssignment,
@@ -37,8 +36,5 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   );
   route(app, participantRoutes.status, user, (request) =>
     getCompletionStatus(deps, caller(request).userId, request.params.experimentId),
-  );
-  route(app, participantRoutes.exposure, user, (request) =>
-    recordExposure(deps, studyDefinition, caller(request).userId, request.body),
   );
 }

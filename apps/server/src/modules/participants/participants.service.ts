@@ -1,14 +1,15 @@
 import type { Assignment, CompletionStatus } from '@studychat/contracts';
-import type { AssignmentRow } from '../../db/schema.js';
 import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { journeyWrite, logJoined } from '../journey/journey.service.js';
 import { findUserById } from '../users/user.repository.js';
-import { assertSelfOrAdmin, prolificMismatch, requireAssignment, type Requester } from './access.js';
-import { toAssignment } from './assignment.mapper.js';
+import { assertSelfOrAdmin, prolificIdTaken, prolificMismatch, requireAssignment, type Requester } from './access.js';
+import { toAssignment, toCompletionStatus } from './assignment.mapper.js';
 import {
+  claimProlificId,
   findAssignment,
   findAssignmentById,
   insertAssignmentOnce,
@@ -31,8 +32,9 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
 }
 
 /**
- * Joins a login to an experiment (409 when it already has). A generated study login joins only its
- * own experiment, and a login is bound to the first Prolific id that uses it.
+ * Joins a login to an experiment (409 CONFLICT when it already has). A generated study login joins only
+ * its own experiment, a login is bound to the first Prolific id that uses it, and a Prolific id takes part
+ * once per experiment (409 PROLIFIC_ID_TAKEN for a second login). Logs `joined` in the same transaction.
  */
 export async function createAssignment(
   deps: AppDeps,
@@ -54,28 +56,33 @@ export async function createAssignment(
   const pid = input.prolific_pid.trim();
   if ((await prolificIdsOfUser(db, input.user_id)).some((existing) => existing !== pid)) throw prolificMismatch();
 
-  const now = deps.clock().toISOString();
+  const now = deps.clock();
   const id = deps.newId();
-  const inserted = await insertAssignmentOnce(db, {
-    id,
-    user_id: input.user_id,
-    experiment_id: input.experiment_id,
-    prolific_pid: pid,
-    study_id: input.study_id?.trim() || null,
-    session_id: input.session_id?.trim() || null,
-    assigned_condition: null,
-    stratum: null,
-    condition_assigned_at: null,
-    consent_given: false,
-    consent_timestamp: null,
-    intervention_completed_timestamp: null,
-    completion_pathway: null,
-    completion_code: null,
-    completed_at: null,
-    created_at: now,
-    updated_at: now,
+  await db.transaction().execute(async (trx) => {
+    const inserted = await insertAssignmentOnce(trx, {
+      id,
+      user_id: input.user_id,
+      experiment_id: input.experiment_id,
+      prolific_pid: pid,
+      study_id: input.study_id?.trim() || null,
+      session_id: input.session_id?.trim() || null,
+      assigned_condition: null,
+      stratum: null,
+      condition_assigned_at: null,
+      consent_given: false,
+      consent_timestamp: null,
+      intervention_completed_timestamp: null,
+      completion_pathway: null,
+      completion_code: null,
+      completed_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    if (!inserted) throw conflict('You have already joined this experiment');
+    const claim = { experimentId: input.experiment_id, prolificPid: pid, assignmentId: id, userId: input.user_id };
+    if (!(await claimProlificId(trx, { ...claim, now: now.toISOString() }))) throw prolificIdTaken();
+    await logJoined(trx, { userId: input.user_id, experimentId: input.experiment_id, assignmentId: id, now });
   });
-  if (!inserted) throw conflict('You have already joined this experiment');
   return reread(deps, id);
 }
 
@@ -89,19 +96,31 @@ export async function getAssignment(
   return toAssignment(await requireAssignment(deps.database.db, userId, experimentId));
 }
 
-/** Records consent once; a repeat keeps the first time. */
+/** Records consent once, at the consent step; a repeat keeps the first time. */
 export async function giveConsent(deps: AppDeps, userId: string, experimentId: string): Promise<Assignment> {
-  const row = await requireAssignment(deps.database.db, userId, experimentId);
-  const now = deps.clock().toISOString();
-  await updateAssignmentIfUnset(deps.database.db, row.id, 'consent_timestamp', {
-    consent_given: true,
-    consent_timestamp: now,
-    updated_at: now,
-  });
-  return reread(deps, row.id);
+  const id = await journeyWrite(
+    deps,
+    { userId, experimentId, write: { kind: 'consent' } },
+    {
+      repeat: async ({ state }) => state.facts.assignment.id,
+      apply: async ({ trx, state, now }) => {
+        const iso = now.toISOString();
+        await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'consent_timestamp', {
+          consent_given: true,
+          consent_timestamp: iso,
+          updated_at: iso,
+        });
+        return { result: state.facts.assignment.id, event: { type: 'consented' } };
+      },
+    },
+  );
+  return reread(deps, id);
 }
 
-/** Sets the Prolific id when none is recorded; the same id again is a no-op, another is refused. */
+/**
+ * Sets the Prolific id when none is recorded; the same id again is a no-op, another is refused (403), and
+ * an id another login already uses in this experiment is refused (409 PROLIFIC_ID_TAKEN).
+ */
 export async function updateProlificId(
   deps: AppDeps,
   userId: string,
@@ -115,20 +134,15 @@ export async function updateProlificId(
   if (row.prolific_pid !== null) throw prolificMismatch();
   if ((await prolificIdsOfUser(db, userId)).some((existing) => existing !== pid)) throw prolificMismatch();
   const now = deps.clock().toISOString();
-  await updateAssignmentIfUnset(db, row.id, 'prolific_pid', { prolific_pid: pid, updated_at: now });
+  await db.transaction().execute(async (trx) => {
+    // Another request may have set an id between our read and this write: only an unset id is written.
+    if (!(await updateAssignmentIfUnset(trx, row.id, 'prolific_pid', { prolific_pid: pid, updated_at: now }))) return;
+    const claim = { experimentId, prolificPid: pid, assignmentId: row.id, userId, now };
+    if (!(await claimProlificId(trx, claim))) throw prolificIdTaken();
+  });
   const after = await reread(deps, row.id);
-  // Another request may have set a different id between our read and write.
   if (after.prolific_pid !== pid) throw prolificMismatch();
   return after;
-}
-
-export function toCompletionStatus(row: AssignmentRow | undefined): CompletionStatus {
-  const completed = row !== undefined && row.completed_at !== null;
-  return {
-    alreadyCompleted: completed,
-    completionPathway: completed ? toAssignment(row).completion_pathway : null,
-    completionCode: completed ? row.completion_code : null,
-  };
 }
 
 /**

@@ -105,7 +105,13 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
         ['POST', '/api/participants/assign-condition', { experimentId }],
         ['POST', '/api/participants/completion', { experimentId, pathway: 'confirm' }],
         ['GET', `/api/participants/status/${experimentId}`, undefined],
-        ['POST', '/api/participants/exposures', { experimentId, sectionIndex: 0, secondsOnScreen: 1 }],
+        ['GET', `/api/participants/journey/${experimentId}`, undefined],
+        ['POST', '/api/participants/sections/open', { experimentId, sectionIndex: 0 }],
+        [
+          'POST',
+          '/api/participants/sections/finish',
+          { experimentId, sectionIndex: 0, visibleSeconds: 1, hiddenSeconds: 0 },
+        ],
         [
           'POST',
           '/api/surveys',
@@ -213,18 +219,18 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
     it('records consent once; a repeat keeps the first time', async () => {
       const { experimentId } = await setup();
       const user = await participantAt(t(), experimentId, 'joined');
+      const now = t().clock.now.toISOString();
       const first = expectJson<Assignment>(
         await send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
         200,
       );
-      expect(first).toMatchObject({ consent_given: true, consent_timestamp: '2026-11-20T10:00:00.000Z' });
+      expect(first).toMatchObject({ consent_given: true, consent_timestamp: now });
       t().clock.advance(5 * 60_000);
       const again = expectJson<Assignment>(
         await send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
         200,
       );
       expect(again).toEqual(first);
-      t().clock.now = new Date('2026-11-20T10:00:00.000Z');
     });
   });
 
@@ -244,28 +250,54 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       expect(await status(user, MISSING)).toEqual(none);
     });
 
-    it('refuses each pathway until earned and records the server code, never the client one', async () => {
+    it('refuses each pathway before its step (409) and records the server code, never the client one', async () => {
       const { experimentId } = await setup();
       const cases = [
-        { pathway: 'confirm', code: 'CODE-NOQUALMS', before: 'consented', after: 'confirm', baseline: 4 },
-        { pathway: 'ceiling', code: 'CODE-CEILING', before: 'questions', after: 'baseline', baseline: 7 },
-        { pathway: 'complete', code: 'CODE-COMPLETE', before: 'assigned', after: 'post', baseline: 2 },
+        {
+          pathway: 'confirm',
+          code: 'CODE-NOQUALMS',
+          before: 'consented',
+          step: 'entry',
+          after: 'confirm',
+          baseline: 4,
+        },
+        {
+          pathway: 'ceiling',
+          code: 'CODE-CEILING',
+          before: 'questions',
+          step: 'baseline',
+          after: 'baseline',
+          baseline: 7,
+        },
+        {
+          pathway: 'complete',
+          code: 'CODE-COMPLETE',
+          before: 'chatted',
+          step: 'post_survey',
+          after: 'post',
+          baseline: 2,
+        },
       ] as const;
       for (const c of cases) {
         const early = await participantAt(t(), experimentId, c.before, { baseline: c.baseline });
-        const refused = expectJson<ErrorBody>(await complete(early, experimentId, c.pathway, 'FORGED'), 403);
-        expect(refused.code).toBe('PATHWAY_NOT_EARNED');
+        const refused = expectJson<ErrorBody & { step: string }>(
+          await complete(early, experimentId, c.pathway, 'FORGED'),
+          409,
+        );
+        expect(refused).toMatchObject({ code: 'STEP_OUT_OF_ORDER', step: c.step });
         expect((await assignmentOf(t(), early, experimentId)).completed_at).toBeNull();
 
         const done = await participantAt(t(), experimentId, c.after, { baseline: c.baseline });
+        const now = t().clock.now.toISOString();
         const recorded = expectJson<CompletionStatus>(await complete(done, experimentId, c.pathway, 'FORGED'), 200);
         expect(recorded).toEqual({ alreadyCompleted: true, completionPathway: c.pathway, completionCode: c.code });
         expect(await status(done, experimentId)).toEqual(recorded);
         const assignment = await assignmentOf(t(), done, experimentId);
+        // "Intervention completed" only for those who went through the intervention.
         expect(assignment).toMatchObject({
           completion_pathway: c.pathway,
-          completed_at: '2026-11-20T10:00:00.000Z',
-          intervention_completed_timestamp: '2026-11-20T10:00:00.000Z',
+          completed_at: now,
+          intervention_completed_timestamp: c.pathway === 'complete' ? now : null,
         });
       }
     });
@@ -273,6 +305,7 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
     it('records completion once: a repeat returns the stored status unchanged', async () => {
       const { admin, experimentId } = await setup();
       const user = await participantAt(t(), experimentId, 'confirm');
+      const now = t().clock.now.toISOString();
       const first = expectJson<CompletionStatus>(await complete(user, experimentId, 'confirm'), 200);
       t().clock.advance(60_000);
       // Even after the code changes and with another pathway asked for, the record stays as it was.
@@ -284,8 +317,7 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       );
       expect(expectJson(await complete(user, experimentId, 'confirm'), 200)).toEqual(first);
       expect(expectJson(await complete(user, experimentId, 'complete'), 200)).toEqual(first);
-      expect((await assignmentOf(t(), user, experimentId)).completed_at).toBe('2026-11-20T10:00:00.000Z');
-      t().clock.now = new Date('2026-11-20T10:00:00.000Z');
+      expect((await assignmentOf(t(), user, experimentId)).completed_at).toBe(now);
     });
 
     it('stores a null code when the pathway has no code configured', async () => {
@@ -314,14 +346,14 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
     it('assigns a condition in the baseline stratum, recorded with its time, and never changes it', async () => {
       const { experimentId } = await setup();
       const user = await participantAt(t(), experimentId, 'pre', { baseline: 5 });
+      const now = t().clock.now.toISOString();
       const assigned = expectJson<Assignment>(await assign(user, experimentId), 200);
       expect(['mmr', 'control']).toContain(assigned.assigned_condition);
-      expect(assigned).toMatchObject({ stratum: '5-6', condition_assigned_at: '2026-11-20T10:00:00.000Z' });
+      expect(assigned).toMatchObject({ stratum: '5-6', condition_assigned_at: now });
       for (let i = 0; i < 3; i++) {
         t().clock.advance(1000);
         expect(expectJson<Assignment>(await assign(user, experimentId), 200)).toEqual(assigned);
       }
-      t().clock.now = new Date('2026-11-20T10:00:00.000Z');
       const slots = await t()
         .database.db.selectFrom('allocation_slots')
         .selectAll()
@@ -331,14 +363,17 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       expect(slots[0]).toMatchObject({ condition: assigned.assigned_condition, stratum: '5-6' });
     });
 
-    it('needs a baseline of 1 to 6 first: 409 with a clear message otherwise', async () => {
+    it('is assigned only after the pre-survey: 409 STEP_OUT_OF_ORDER naming the step otherwise', async () => {
       const { experimentId } = await setup();
       const noBaseline = await participantAt(t(), experimentId, 'questions');
-      const missing = expectJson<ErrorBody>(await assign(noBaseline, experimentId), 409);
-      expect(missing.error).toMatch(/answer the intention question/);
+      const missing = expectJson<ErrorBody & { step: string }>(await assign(noBaseline, experimentId), 409);
+      expect(missing).toMatchObject({ code: 'STEP_OUT_OF_ORDER', step: 'baseline' });
+      expect(missing.error).toMatch(/intention question/);
+      const noPre = await participantAt(t(), experimentId, 'baseline', { baseline: 3 });
+      expect(expectJson<{ step: string }>(await assign(noPre, experimentId), 409).step).toBe('pre_survey');
       const ceiling = await participantAt(t(), experimentId, 'baseline', { baseline: 7 });
-      const refused = expectJson<ErrorBody>(await assign(ceiling, experimentId), 409);
-      expect(refused.error).toMatch(/intention of 7/);
+      const refused = expectJson<ErrorBody & { step: string }>(await assign(ceiling, experimentId), 409);
+      expect(refused.step).toBe('ceiling_exit');
       expect((await assignmentOf(t(), ceiling, experimentId)).assigned_condition).toBeNull();
       const stranger = await createAndLogin(t());
       expect((await assign(stranger, experimentId)).statusCode).toBe(404);

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import { CONDITIONS, LIKERT_MAX, type Assignment, type Stratum } from '@studychat/contracts';
+import { CONDITIONS, type Assignment, type Stratum } from '@studychat/contracts';
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
-import { baselineIntention } from '../surveys/survey-answers.js';
-import { requireAssignment } from './access.js';
+import { journeyWrite } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from './assignment.mapper.js';
 import { findAssignmentById, updateAssignmentIfUnset } from './assignments.repository.js';
@@ -26,33 +25,30 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Assigns a condition once, balanced by permuted blocks within the baseline-intention stratum.
- * Needs a baseline of 1-6; a repeat returns the condition already assigned.
+ * Assigns a condition once, at the assignment step (after the pre-survey), balanced by permuted blocks
+ * within the baseline-intention stratum. A repeat returns the condition already assigned.
  */
 export async function assignCondition(deps: AppDeps, userId: string, experimentId: string): Promise<Assignment> {
-  const { db } = deps.database;
-  const row = await requireAssignment(db, userId, experimentId);
-  if (row.assigned_condition !== null) return toAssignment(row);
-
-  const intention = await baselineIntention(db, userId, experimentId);
-  if (intention === null) {
-    throw conflict('Please answer the intention question before a study condition can be assigned.');
-  }
-  const stratum = stratumFor(intention);
-  if (stratum === null) {
-    throw conflict(
-      intention === LIKERT_MAX
-        ? 'An intention of 7 completes the study without a condition; no condition is assigned.'
-        : 'The recorded intention is not one that a condition can be assigned for.',
-    );
-  }
-
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
-      const assigned = await db
-        .transaction()
-        .execute((trx) => claimAndAssign(trx, deps, row.id, experimentId, stratum));
-      return toAssignment(assigned);
+      const row = await journeyWrite(
+        deps,
+        { userId, experimentId, write: { kind: 'assignment' } },
+        {
+          repeat: async ({ state }) => state.facts.assignment,
+          apply: async ({ trx, state, now }) => {
+            // The assignment step comes after a baseline of 1-6 (7 is the ceiling exit).
+            const stratum = state.records.baseline === null ? null : stratumFor(state.records.baseline);
+            if (stratum === null) throw new Error('the assignment step was reached without a baseline of 1-6');
+            const assigned = await claimAndAssign(trx, deps, state.facts.assignment.id, experimentId, stratum, now);
+            return {
+              result: assigned,
+              event: { type: 'assigned', data: { condition: assigned.assigned_condition, stratum } },
+            };
+          },
+        },
+      );
+      return toAssignment(row);
     } catch (error) {
       if (!isRetryable(error)) throw error;
     }
@@ -60,19 +56,16 @@ export async function assignCondition(deps: AppDeps, userId: string, experimentI
   throw conflict('Many participants are being assigned at this moment. Please try again.');
 }
 
-/** One attempt, in one transaction: claim the lowest free slot and record it on the assignment. */
+/** One attempt, in the journey write's transaction: claim the lowest free slot and record it on the assignment. */
 async function claimAndAssign(
   trx: Kysely<DB>,
   deps: AppDeps,
   assignmentId: string,
   experimentId: string,
   stratum: Stratum,
+  clock: Date,
 ): Promise<AssignmentRow> {
-  const current = await findAssignmentById(trx, assignmentId);
-  if (!current) throw new RetryAttempt();
-  if (current.assigned_condition !== null) return current;
-
-  const now = deps.clock().toISOString();
+  const now = clock.toISOString();
   for (let i = 0; i < MAX_CLAIMS_PER_ATTEMPT; i++) {
     const slot = await nextFreeSlot(trx, experimentId, stratum);
     if (!slot) {
@@ -88,14 +81,17 @@ async function claimAndAssign(
     if (!(await claimSlot(trx, slot.id, assignmentId, now))) continue;
     const condition = CONDITIONS.find((c) => c === slot.condition);
     if (!condition) throw new Error(`allocation slot ${slot.id} holds an unknown condition`);
-    const written = await updateAssignmentIfUnset(trx, assignmentId, 'assigned_condition', {
-      assigned_condition: condition,
-      stratum,
-      condition_assigned_at: now,
-      updated_at: now,
-    });
-    // A concurrent request for the same participant won; give the slot back and return theirs.
-    if (!written) throw new RetryAttempt();
+    // The journey write holds the participant's row, so nothing else can assign a condition meanwhile.
+    if (
+      !(await updateAssignmentIfUnset(trx, assignmentId, 'assigned_condition', {
+        assigned_condition: condition,
+        stratum,
+        condition_assigned_at: now,
+        updated_at: now,
+      }))
+    ) {
+      throw new RetryAttempt();
+    }
     const assigned = await findAssignmentById(trx, assignmentId);
     if (!assigned) throw new RetryAttempt();
     return assigned;

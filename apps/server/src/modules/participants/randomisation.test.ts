@@ -57,7 +57,7 @@ describe('permuted blocks', () => {
   });
 });
 
-/** Inserts a participant who has answered the baseline, ready for assignment. */
+/** Inserts a participant who has consented and answered the entry, baseline and pre-survey: at the assignment step. */
 async function seedPending(db: Kysely<DB>, experimentId: string, intention: number): Promise<string> {
   const userId = randomUUID();
   const now = '2026-11-20T10:00:00.000Z';
@@ -96,17 +96,24 @@ async function seedPending(db: Kysely<DB>, experimentId: string, intention: numb
       updated_at: now,
     })
     .execute();
+  const answers: [string, Record<string, string>][] = [
+    ['entry', { choice: 'questions' }],
+    ['baseline', { vaccination_intention: String(intention) }],
+    ['pre', { age: '25-34', sex: 'female', political_leaning: 'moderate' }],
+  ];
   await db
     .insertInto('survey_responses')
-    .values({
-      id: randomUUID(),
-      user_id: userId,
-      experiment_id: experimentId,
-      prolific_pid: null,
-      survey_type: 'baseline',
-      responses: JSON.stringify({ vaccination_intention: String(intention) }),
-      created_at: now,
-    })
+    .values(
+      answers.map(([survey_type, responses]) => ({
+        id: randomUUID(),
+        user_id: userId,
+        experiment_id: experimentId,
+        prolific_pid: null,
+        survey_type,
+        responses: JSON.stringify(responses),
+        created_at: now,
+      })),
+    )
     .execute();
   return userId;
 }

@@ -1,29 +1,36 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { parseJsonObject } from '../../db/values.js';
-import { findSurveyResponse } from './surveys.repository.js';
 
-// Reads the answers that the participant flow's rules depend on from the stored responses.
+// Reads the answers that the journey's rules depend on from the stored responses.
 
-/** The entry choice ('confirm' or 'questions'), or null when no entry survey exists. */
-export async function entryChoice(db: Kysely<DB>, userId: string, experimentId: string): Promise<string | null> {
-  const row = await findSurveyResponse(db, userId, experimentId, 'entry');
-  const choice = row ? parseJsonObject(row.responses)?.choice : undefined;
-  return typeof choice === 'string' ? choice : null;
+/** What the journey needs to know of a participant's surveys, from one query. */
+export interface SurveyFacts {
+  entryChoice: 'confirm' | 'questions' | null;
+  /** Baseline intention 1-7, or null when not answered. */
+  baseline: number | null;
+  pre: boolean;
+  post: boolean;
 }
 
-/** The baseline intention 1-7, or null when no baseline survey exists. */
-export async function baselineIntention(db: Kysely<DB>, userId: string, experimentId: string): Promise<number | null> {
-  const row = await findSurveyResponse(db, userId, experimentId, 'baseline');
-  const value = row ? Number(parseJsonObject(row.responses)?.vaccination_intention) : Number.NaN;
-  return Number.isInteger(value) ? value : null;
-}
-
-export async function hasSurvey(
-  db: Kysely<DB>,
-  userId: string,
-  experimentId: string,
-  surveyType: 'pre' | 'post',
-): Promise<boolean> {
-  return (await findSurveyResponse(db, userId, experimentId, surveyType)) !== undefined;
+/** The participant's survey facts (entry choice, baseline, whether pre and post exist) in one read. */
+export async function surveyFacts(db: Kysely<DB>, userId: string, experimentId: string): Promise<SurveyFacts> {
+  const rows = await db
+    .selectFrom('survey_responses')
+    .select(['survey_type', 'responses'])
+    .where('user_id', '=', userId)
+    .where('experiment_id', '=', experimentId)
+    .execute();
+  const answers = (type: string) => {
+    const row = rows.find((r) => r.survey_type === type);
+    return row ? (parseJsonObject(row.responses) ?? {}) : null;
+  };
+  const choice = answers('entry')?.choice;
+  const intention = Number(answers('baseline')?.vaccination_intention);
+  return {
+    entryChoice: choice === 'confirm' || choice === 'questions' ? choice : null,
+    baseline: Number.isInteger(intention) ? intention : null,
+    pre: answers('pre') !== null,
+    post: answers('post') !== null,
+  };
 }

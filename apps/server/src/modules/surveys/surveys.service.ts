@@ -1,97 +1,74 @@
-import type { Kysely } from 'kysely';
-import { LIKERT_MAX, type SurveySubmission } from '@studychat/contracts';
-import type { AssignmentRow, DB } from '../../db/schema.js';
+import type { SurveySubmission, SurveyType } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import { assertSelfOrAdmin, requireAssignment, type Requester } from '../participants/access.js';
-import { baselineIntention, entryChoice, hasSurvey } from './survey-answers.js';
+import { journeyWrite, type StepEvent } from '../journey/journey.service.js';
+import type { JourneyWrite } from '../journey/journey-steps.js';
+import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
 import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
 
-/**
- * Refuses a survey that contradicts the participant's earlier answers, or comes before the step it
- * needs on the server (consent, an assigned condition). A missing entry or baseline response is
- * tolerated: the spec lets the flow continue when those writes fail (section 8), and the page repeats
- * the baseline before randomisation, so refusing would strand the participant at the pre-survey.
- */
-async function assertFitsTheFlow(
-  db: Kysely<DB>,
-  userId: string,
-  experimentId: string,
-  submission: SurveySubmission,
-  assignment: AssignmentRow,
-): Promise<void> {
+/** The journey write each survey is. */
+const SURVEY_WRITE: Record<SurveyType, JourneyWrite> = {
+  entry: { kind: 'entry' },
+  baseline: { kind: 'baseline' },
+  pre: { kind: 'pre_survey' },
+  post: { kind: 'post_survey' },
+};
+
+/** What each survey logs: the answers that route the journey (and the outcome), never the demographics. */
+function surveyEvent(submission: SurveySubmission): StepEvent {
   switch (submission.survey_type) {
     case 'entry':
-      if (!assignment.consent_timestamp) throw conflict('Please give your consent before answering the questions.');
-      if (submission.responses.choice === 'confirm' && (await baselineIntention(db, userId, experimentId)) !== null) {
-        throw conflict('The intention question has already been answered, so this choice cannot change.');
-      }
-      return;
+      return { type: 'entry', data: { choice: submission.responses.choice } };
     case 'baseline':
-      if ((await entryChoice(db, userId, experimentId)) === 'confirm') {
-        throw conflict('The intention question is only for participants who said they have questions or concerns.');
-      }
-      if (submission.responses.vaccination_intention === '7' && (await hasSurvey(db, userId, experimentId, 'pre'))) {
-        throw conflict('The pre-study survey has already been submitted with a different intention.');
-      }
-      return;
-    case 'pre': {
-      if ((await entryChoice(db, userId, experimentId)) === 'confirm') {
-        throw conflict('The pre-study survey is only for participants who said they have questions or concerns.');
-      }
-      const intention = await baselineIntention(db, userId, experimentId);
-      if (intention !== null && intention >= LIKERT_MAX) {
-        throw conflict('An intention of 7 completes the study; the pre-study survey is not needed.');
-      }
-      return;
-    }
+      return { type: 'baseline', data: { intention: Number(submission.responses.vaccination_intention) } };
+    case 'pre':
+      return { type: 'pre_survey' };
     case 'post':
-      if (!assignment.assigned_condition) {
-        throw new AppError(
-          409,
-          'NO_CONDITION',
-          'The last survey is available once a study condition has been assigned.',
-        );
-      }
-      return;
+      return { type: 'post_survey', data: { postIntent: submission.responses.post_intent } };
   }
 }
 
 /**
- * Stores a survey response once per participant, experiment and type: a repeat returns the first
- * id with `created: false` and changes nothing.
+ * Stores a survey response once per participant, experiment and type, at its step of the journey
+ * (entry, baseline, pre-survey, post-survey after the chat): a repeat returns the first id with
+ * `created: false` and changes nothing; out of order is 409 STEP_OUT_OF_ORDER. The Prolific id stored
+ * with it is the assignment's, never the one in the body.
  */
 export async function submitSurvey(
   deps: AppDeps,
   requester: Requester,
   submission: SurveySubmission,
 ): Promise<{ id: string; created: boolean }> {
-  const { db } = deps.database;
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
   assertSelfOrAdmin(requester, userId);
-  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
-  const assignment = await requireAssignment(db, userId, experimentId);
+  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
 
-  const existing = await findSurveyResponse(db, userId, experimentId, surveyType);
-  if (existing) return { id: existing.id, created: false };
-
-  await assertFitsTheFlow(db, userId, experimentId, submission, assignment);
-
-  const id = deps.newId();
-  const inserted = await insertSurveyResponseOnce(db, {
-    id,
-    user_id: userId,
-    experiment_id: experimentId,
-    prolific_pid: submission.prolific_pid?.trim() || assignment.prolific_pid,
-    survey_type: surveyType,
-    responses: JSON.stringify(submission.responses),
-    created_at: deps.clock().toISOString(),
-  });
-  if (inserted) return { id, created: true };
-  // A concurrent identical submission won the unique key; answer with its id.
-  const winner = await findSurveyResponse(db, userId, experimentId, surveyType);
-  if (!winner) throw conflict('The survey response could not be stored. Please try again.');
-  return { id: winner.id, created: false };
+  return journeyWrite<{ id: string; created: boolean }>(
+    deps,
+    { userId, experimentId, write: SURVEY_WRITE[surveyType] },
+    {
+      repeat: async ({ trx }) => {
+        const first = await findSurveyResponse(trx, userId, experimentId, surveyType);
+        if (!first) throw conflict('The survey response could not be found. Please try again.');
+        return { id: first.id, created: false };
+      },
+      apply: async ({ trx, state, now }) => {
+        const id = deps.newId();
+        const inserted = await insertSurveyResponseOnce(trx, {
+          id,
+          user_id: userId,
+          experiment_id: experimentId,
+          prolific_pid: state.facts.assignment.prolific_pid,
+          survey_type: surveyType,
+          responses: JSON.stringify(submission.responses),
+          created_at: now.toISOString(),
+        });
+        // The participant's row is locked, so no other response of this type can have been stored meanwhile.
+        if (!inserted) throw conflict('The survey response could not be stored. Please try again.');
+        return { result: { id, created: true }, event: surveyEvent(submission) };
+      },
+    },
+  );
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
+import {
+  chatRounds,
+  createExperiment,
+  participantAt,
+  readAllSections,
+  send,
+} from '../participants/journey.fixtures.js';
 
 type ErrorBody = { error: string; code: string };
 type SurveyReply = { id: string; created: boolean };
@@ -32,9 +38,9 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
       .execute();
   }
 
-  it('stores each survey type in the flow order with the response shapes of the spec', async () => {
+  it('stores each survey type in the flow order with the response shapes of the spec and the assignment Prolific id', async () => {
     const { experimentId } = await setup();
-    const user = await participantAt(t(), experimentId, 'consented');
+    const user = await participantAt(t(), experimentId, 'consented', { pid: 'PID-FROM-LANDING' });
     const replies = [
       await submit(user, experimentId, 'entry', { choice: 'questions' }),
       await submit(user, experimentId, 'baseline', { vaccination_intention: '3' }),
@@ -42,6 +48,8 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     ].map((res) => expectJson<SurveyReply>(res, 200));
     for (const reply of replies) expect(reply).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), created: true });
     expectJson(await send(t(), user, 'POST', '/api/participants/assign-condition', { experimentId }), 200);
+    await readAllSections(t(), user, experimentId);
+    await chatRounds(t(), user, experimentId);
     expect(expectJson<SurveyReply>(await submit(user, experimentId, 'post', { post_intent: 7 }), 200).created).toBe(
       true,
     );
@@ -54,7 +62,13 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
       pre: { age: '65+', sex: 'prefer-not', political_leaning: 'liberal' },
       post: { post_intent: 7 },
     });
-    expect(rows.every((r) => r.prolific_pid === 'PID-S')).toBe(true);
+    // The body said PID-S: the stored id is the assignment's, never the body's.
+    expect(rows.map((r) => r.prolific_pid)).toEqual([
+      'PID-FROM-LANDING',
+      'PID-FROM-LANDING',
+      'PID-FROM-LANDING',
+      'PID-FROM-LANDING',
+    ]);
   });
 
   it('keeps the first response: a repeat returns its id with created false and changes nothing', async () => {
@@ -129,55 +143,58 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     expectJson(await submit(admin, experimentId, 'entry', { choice: 'questions' }, alice.id), 200);
   });
 
-  it('refuses surveys that contradict earlier answers or come before consent or a condition, with clear 409s', async () => {
+  it('refuses a survey out of its step with 409 STEP_OUT_OF_ORDER naming the step, storing nothing', async () => {
     const { experimentId } = await setup();
     const pre = { age: '25-34', sex: 'male', political_leaning: 'moderate' };
+    const refused = async (user: TestUser, type: string, responses: unknown, step: string, where: RegExp) => {
+      const before = await storedResponses(user.id, experimentId);
+      const body = expectJson<ErrorBody & { step: string }>(await submit(user, experimentId, type, responses), 409);
+      expect(body).toMatchObject({ code: 'STEP_OUT_OF_ORDER', step });
+      expect(body.error).toMatch(where);
+      expect(await storedResponses(user.id, experimentId)).toEqual(before);
+    };
     const joined = await participantAt(t(), experimentId, 'joined');
-    const noConsent = expectJson<ErrorBody>(await submit(joined, experimentId, 'entry', { choice: 'confirm' }), 409);
-    expect(noConsent.error).toMatch(/consent/);
+    await refused(joined, 'entry', { choice: 'confirm' }, 'consent', /not given your consent/);
 
     const stranger = await createAndLogin(t());
     expect((await submit(stranger, experimentId, 'entry', { choice: 'confirm' })).statusCode).toBe(404);
 
     const confirmed = await participantAt(t(), experimentId, 'confirm');
-    const baselineAfterConfirm = expectJson<ErrorBody>(
-      await submit(confirmed, experimentId, 'baseline', { vaccination_intention: '4' }),
-      409,
-    );
-    expect(baselineAfterConfirm.error).toMatch(/only for participants who said they have questions/);
-    expect((await submit(confirmed, experimentId, 'pre', pre)).statusCode).toBe(409);
+    await refused(confirmed, 'baseline', { vaccination_intention: '4' }, 'confirm_exit', /only your completion code/);
+    await refused(confirmed, 'pre', pre, 'confirm_exit', /only your completion code/);
 
     const ceiling = await participantAt(t(), experimentId, 'baseline', { baseline: 7 });
-    const preAtCeiling = expectJson<ErrorBody>(await submit(ceiling, experimentId, 'pre', pre), 409);
-    expect(preAtCeiling.error).toMatch(/intention of 7/);
+    await refused(ceiling, 'pre', pre, 'ceiling_exit', /only your completion code/);
 
     const answered = await participantAt(t(), experimentId, 'pre');
-    const postTooEarly = expectJson<ErrorBody>(await submit(answered, experimentId, 'post', { post_intent: 5 }), 409);
-    expect(postTooEarly.code).toBe('NO_CONDITION');
-    expect(await storedResponses(answered.id, experimentId)).toHaveLength(3);
+    await refused(answered, 'post', { post_intent: 5 }, 'assignment', /about to be assigned/);
+    const assigned = await participantAt(t(), experimentId, 'assigned');
+    await refused(assigned, 'post', { post_intent: 5 }, 'sections', /reading section 1 of 4/);
+    const read = await participantAt(t(), experimentId, 'sections');
+    await refused(read, 'post', { post_intent: 5 }, 'chat', /chat with the AI assistant/);
   });
 
-  it('tolerates a lost entry or baseline write, as the flow continues past them, but not a later contradiction', async () => {
+  it('keeps the server order after a lost write: the next survey waits until the missing one is stored', async () => {
     const { experimentId } = await setup();
-    const pre = { age: '35-44', sex: 'female', political_leaning: 'liberal' };
-    // The entry write was lost: the baseline is still accepted.
+    // The entry write was lost: the participant is still at the entry step, so the baseline is refused.
     const noEntry = await participantAt(t(), experimentId, 'consented');
+    const early = await submit(noEntry, experimentId, 'baseline', { vaccination_intention: '2' });
+    expect(expectJson<{ step: string }>(early, 409).step).toBe('entry');
+    expectJson(await submit(noEntry, experimentId, 'entry', { choice: 'questions' }), 200);
     expectJson(await submit(noEntry, experimentId, 'baseline', { vaccination_intention: '2' }), 200);
 
-    // The baseline write was lost: the pre-survey is accepted, the page repeats the baseline, randomisation works.
-    const noBaseline = await participantAt(t(), experimentId, 'questions');
-    expectJson(await submit(noBaseline, experimentId, 'pre', pre), 200);
-    const before = await send(t(), noBaseline, 'POST', '/api/participants/assign-condition', { experimentId });
-    expect(expectJson<ErrorBody>(before, 409).error).toMatch(/answer the intention question/);
-    const ceilingLater = await submit(noBaseline, experimentId, 'baseline', { vaccination_intention: '7' });
-    expect(expectJson<ErrorBody>(ceilingLater, 409).error).toMatch(/already been submitted/);
-    expectJson(await submit(noBaseline, experimentId, 'baseline', { vaccination_intention: '5' }), 200);
-    const assigned = await send(t(), noBaseline, 'POST', '/api/participants/assign-condition', { experimentId });
-    expect(expectJson<{ stratum: string }>(assigned, 200).stratum).toBe('5-6');
-
-    // An entry choice of 'confirm' cannot follow an intention answer.
-    const late = expectJson<ErrorBody>(await submit(noEntry, experimentId, 'entry', { choice: 'confirm' }), 409);
-    expect(late.error).toMatch(/cannot change/);
-    expectJson(await submit(noEntry, experimentId, 'entry', { choice: 'questions' }), 200);
+    // A repeat of an earlier survey with another answer keeps the first: 4 stays 4, no ceiling exit.
+    const four = await participantAt(t(), experimentId, 'baseline', { baseline: 4 });
+    const seven = expectJson<SurveyReply>(
+      await submit(four, experimentId, 'baseline', { vaccination_intention: '7' }),
+      200,
+    );
+    expect(seven.created).toBe(false);
+    const ceiling = await send(t(), four, 'POST', '/api/participants/completion', { experimentId, pathway: 'ceiling' });
+    expect(expectJson<{ step: string }>(ceiling, 409).step).toBe('pre_survey');
+    expectJson(
+      await submit(four, experimentId, 'pre', { age: '35-44', sex: 'female', political_leaning: 'liberal' }),
+      200,
+    );
   });
 });

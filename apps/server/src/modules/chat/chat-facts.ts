@@ -1,0 +1,37 @@
+import type { ChatCloseReason, ChatProgressValues } from '@studychat/contracts';
+import { CHAT_CLOSE_REASONS } from '@studychat/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { toProgress } from './chat.mapper.js';
+import { findThreadFor, listThreadMessages } from './chat.repository.js';
+
+/** What the journey needs to know of a participant's chat: the thread, its progress, whether a limit ended it. */
+export interface ChatFacts {
+  threadId: string | null;
+  /** Rounds and points by the server's count (chat-progress.ts). */
+  progress: ChatProgressValues;
+  /** Why the chat ended, if it did (recorded on the thread). */
+  closed: ChatCloseReason | null;
+}
+
+export const NO_CHAT: ChatFacts = {
+  threadId: null,
+  progress: { rounds: 0, chars: 0, points: 0, complete: false },
+  closed: null,
+};
+
+/** The participant's thread in the experiment, its progress from the stored messages, and its closure. */
+export async function chatFacts(db: Kysely<DB>, userId: string, experimentId: string): Promise<ChatFacts> {
+  const thread = await findThreadFor(db, userId, experimentId);
+  if (!thread) return NO_CHAT;
+  return {
+    threadId: thread.id,
+    progress: toProgress(await listThreadMessages(db, thread.id)),
+    closed: CHAT_CLOSE_REASONS.find((r) => r === thread.closed_reason) ?? null,
+  };
+}
+
+/** The chat step is done: complete by rounds and points, or ended by a limit (the model never blocks the journey). */
+export function chatStepDone(chat: ChatFacts): boolean {
+  return chat.progress.complete || (chat.closed !== null && chat.closed !== 'completed');
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { ChatThreadRow, DB } from '../../db/schema.js';
+import { logChatComplete } from '../journey/journey.service.js';
+import { toProgress } from './chat.mapper.js';
+import { closeThread, listThreadMessages } from './chat.repository.js';
+
+// The chat's part in the participant's journey log: the chat step is done once the chat is complete by the
+// server's rounds and points, or once a limit ended it (the model never blocks the journey).
+
+type ThreadRef = Pick<ChatThreadRow, 'id' | 'user_id' | 'experiment_id'>;
+
+/**
+ * In the transaction that finished an assistant reply: logs `chat_complete` when this reply is the one that
+ * makes the chat complete by the server's count (one reply is written at a time per thread, so once).
+ */
+export async function logIfReplyCompletedChat(
+  trx: Kysely<DB>,
+  thread: ThreadRef,
+  messageId: string,
+  now: Date,
+): Promise<void> {
+  const rows = await listThreadMessages(trx, thread.id);
+  const after = toProgress(rows);
+  if (!after.complete) return;
+  const before = toProgress(rows.map((r) => (r.id === messageId ? { ...r, status: 'streaming' as const } : r)));
+  if (before.complete) return;
+  await logChatComplete(trx, {
+    userId: thread.user_id,
+    experimentId: thread.experiment_id,
+    data: { threadId: thread.id, rounds: after.rounds, points: after.points },
+    now,
+  });
+}
+
+/**
+ * Ends the chat for a limit (once; a repeat changes nothing) and, when the chat was not already complete,
+ * logs `chat_complete` with the reason: the participant may proceed.
+ */
+export async function closeChat(db: Kysely<DB>, thread: ThreadRef, reason: string, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (!(await closeThread(trx, thread.id, reason, now.toISOString()))) return;
+    const progress = toProgress(await listThreadMessages(trx, thread.id));
+    if (progress.complete) return;
+    await logChatComplete(trx, {
+      userId: thread.user_id,
+      experimentId: thread.experiment_id,
+      data: { threadId: thread.id, closed: reason, rounds: progress.rounds, points: progress.points },
+      now,
+    });
+  });
+}

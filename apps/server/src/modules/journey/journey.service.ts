@@ -1,0 +1,185 @@
+import type { Kysely } from 'kysely';
+import {
+  PATHWAY_STEP,
+  type Journey,
+  type JourneyEventType,
+  type Pathway,
+  type StudyDefinition,
+} from '@studychat/contracts';
+import type { DB } from '../../db/schema.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { NO_PARTICIPATION } from '../participants/access.js';
+import { findAssignment, lockAssignment } from '../participants/assignments.repository.js';
+import { appendEvent } from './journey-events.repository.js';
+import { loadJourneyState, type JourneyState, type LoadScope } from './journey-records.js';
+import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
+import { toJourney } from './journey.mapper.js';
+
+// The journey's gate: every participant write that moves the journey goes through `journeyWrite`, which runs
+// it in one transaction with the participant's row locked, accepts it only at its step, and logs it.
+
+export interface StepContext {
+  trx: Kysely<DB>;
+  state: JourneyState;
+  study: StudyDefinition;
+  now: Date;
+}
+
+/** What a write logs: the event's type and a small data object. */
+export interface StepEvent {
+  type: JourneyEventType;
+  data?: Record<string, unknown>;
+}
+
+/** A write's result with its event, or a refusal at the right step (e.g. too early) that is logged too. */
+export type StepOutcome<T> = { result: T; event: StepEvent } | { refusal: AppError; event: StepEvent };
+
+export interface StepHandlers<T> {
+  /** The first result of a write already made: an idempotent repeat returns it and changes nothing. */
+  repeat(ctx: StepContext): Promise<T>;
+  /** The write itself, at its step: store it and say what to log. */
+  apply(ctx: StepContext): Promise<StepOutcome<T>>;
+}
+
+export interface JourneyWriteInput {
+  userId: string;
+  experimentId: string;
+  write: JourneyWrite;
+}
+
+/** The records a write needs loaded even when its step does not (to answer an idempotent repeat). */
+function scopeOf(write: JourneyWrite): LoadScope {
+  if (write.kind === 'section_open' || write.kind === 'section_finish') return { views: true };
+  if (write.kind === 'chat_start') return { chat: true };
+  return {};
+}
+
+function describeWrite(write: JourneyWrite): Record<string, unknown> {
+  if (write.kind === 'section_open' || write.kind === 'section_finish') {
+    return { attempted: write.kind, sectionIndex: write.index };
+  }
+  if (write.kind === 'completion') return { attempted: write.kind, pathway: write.pathway };
+  return { attempted: write.kind };
+}
+
+/** 409 STEP_OUT_OF_ORDER naming where the participant is; the reply carries the step too. */
+export function stepOutOfOrder(state: JourneyState): AppError {
+  const where = whereYouAre(state.position, state.sections.length);
+  return new AppError(409, 'STEP_OUT_OF_ORDER', `That is not the next step of the study: ${where}.`, undefined, {
+    step: state.position.step,
+  });
+}
+
+type Settled<T> = { kind: 'done'; value: T } | { kind: 'refused'; error: AppError } | { kind: 'absent' };
+
+/**
+ * Runs one journey write for a participant (docs/decisions/0009), in one transaction:
+ * - a write the records already hold is an idempotent repeat: `repeat` returns the first result;
+ * - a write at the participant's current step is applied and its event appended;
+ * - any other write is refused with 409 STEP_OUT_OF_ORDER, and an `out_of_order` event is the only row written.
+ * 404 when the participant has not joined the experiment.
+ */
+export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, handlers: StepHandlers<T>): Promise<T> {
+  const study = await deps.studies(input.experimentId);
+  const settled = await deps.database.db.transaction().execute(async (trx): Promise<Settled<T>> => {
+    const assignment = await lockAssignment(trx, input.userId, input.experimentId);
+    if (!assignment) return { kind: 'absent' };
+    const now = deps.clock();
+    const state = await loadJourneyState(trx, study, assignment, scopeOf(input.write));
+    const ctx: StepContext = { trx, state, study, now };
+    const log = (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) =>
+      appendEvent(trx, {
+        experimentId: input.experimentId,
+        userId: input.userId,
+        assignmentId: assignment.id,
+        type,
+        step,
+        data,
+        createdAt: now.toISOString(),
+      });
+
+    if (isWriteDone(input.write, state.records)) return { kind: 'done', value: await handlers.repeat(ctx) };
+    if (!isWriteAllowed(input.write, state.records, state.position)) {
+      await log('out_of_order', state.position.step, describeWrite(input.write));
+      return { kind: 'refused', error: stepOutOfOrder(state) };
+    }
+    const outcome = await handlers.apply(ctx);
+    await log(outcome.event.type, writeStep(input.write), outcome.event.data);
+    return 'refusal' in outcome ? { kind: 'refused', error: outcome.refusal } : { kind: 'done', value: outcome.result };
+  });
+  // Thrown after the commit, so the refusal's event is kept while nothing else was written.
+  if (settled.kind === 'absent') throw notFound(NO_PARTICIPATION);
+  if (settled.kind === 'refused') throw settled.error;
+  return settled.value;
+}
+
+/** The participant's journey in one experiment, for the browser (404 before they have joined). */
+export async function getJourney(deps: AppDeps, userId: string, experimentId: string): Promise<Journey> {
+  const { db } = deps.database;
+  const assignment = await findAssignment(db, userId, experimentId);
+  if (!assignment) throw notFound(NO_PARTICIPATION);
+  const study = await deps.studies(experimentId);
+  const state = await loadJourneyState(db, study, assignment, { views: true, chat: true });
+  return toJourney(state, deps.clock());
+}
+
+const NOT_EARNED: Record<Pathway, string> = {
+  confirm: 'This completion code is only available to participants who said they have no concerns.',
+  ceiling: 'This completion code is only available to participants who answered the intention question with 7.',
+  complete: 'This completion code is only available after finishing the study, including the last survey.',
+};
+
+/**
+ * Throws 403 PATHWAY_NOT_EARNED unless the participant's records earn the pathway: completion recorded with
+ * it, or its completion step reached (`complete` therefore needs every section read in time on the server's
+ * clock, the chat complete by the server's count, then the post-survey).
+ */
+export async function assertPathwayEarned(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+  pathway: Pathway,
+): Promise<void> {
+  const { db } = deps.database;
+  const assignment = await findAssignment(db, userId, experimentId);
+  const state = assignment ? await loadJourneyState(db, await deps.studies(experimentId), assignment) : null;
+  const earned =
+    state !== null && (state.records.completion === pathway || state.position.step === PATHWAY_STEP[pathway]);
+  if (!earned) throw new AppError(403, 'PATHWAY_NOT_EARNED', NOT_EARNED[pathway]);
+}
+
+/**
+ * Logs that the chat step is done (complete by the server's count, or ended by a limit), in the transaction
+ * that made it so. The chat module calls this once per thread.
+ */
+export async function logChatComplete(
+  trx: Kysely<DB>,
+  input: { userId: string; experimentId: string; data: Record<string, unknown>; now: Date },
+): Promise<void> {
+  const assignment = await findAssignment(trx, input.userId, input.experimentId);
+  await appendEvent(trx, {
+    experimentId: input.experimentId,
+    userId: input.userId,
+    assignmentId: assignment?.id ?? null,
+    type: 'chat_complete',
+    step: 'chat',
+    data: input.data,
+    createdAt: input.now.toISOString(),
+  });
+}
+
+/** Logs that a participant joined an experiment, in the transaction that created their assignment. */
+export async function logJoined(
+  trx: Kysely<DB>,
+  input: { userId: string; experimentId: string; assignmentId: string; now: Date },
+): Promise<void> {
+  await appendEvent(trx, {
+    experimentId: input.experimentId,
+    userId: input.userId,
+    assignmentId: input.assignmentId,
+    type: 'joined',
+    step: 'consent',
+    createdAt: input.now.toISOString(),
+  });
+}

@@ -1,0 +1,131 @@
+import type { SectionReply } from '@studychat/contracts';
+import type { SectionViewRow } from '../../db/schema.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { AppError } from '../../lib/errors.js';
+import type { JourneyState } from './journey-records.js';
+import { sectionTimingAt, toSectionTiming } from './journey.mapper.js';
+import { journeyWrite } from './journey.service.js';
+import { finishSectionView, insertSectionView } from './section-views.repository.js';
+
+// Server-timed static sections: the server records when each section was opened and finished, and accepts
+// finishing only once the section's minimum has passed on its own clock (wall time). The seconds the page
+// reports (visible, hidden) are stored beside the server's times, never used to decide.
+
+export interface FinishInput {
+  experimentId: string;
+  sectionIndex: number;
+  visibleSeconds: number;
+  hiddenSeconds: number;
+}
+
+function reply(state: JourneyState, index: number, now: Date): SectionReply {
+  const section = sectionTimingAt(state, index, now.getTime());
+  // journeyWrite only calls back for a section of the participant's condition.
+  if (!section) throw new Error(`section ${index} is not in the participant's condition`);
+  return { section, serverTime: now.toISOString() };
+}
+
+/** Opens a section once: allowed only for the section after the last one finished in time. */
+export function openSection(
+  deps: AppDeps,
+  userId: string,
+  input: { experimentId: string; sectionIndex: number },
+): Promise<SectionReply> {
+  const index = input.sectionIndex;
+  return journeyWrite<SectionReply>(
+    deps,
+    { userId, experimentId: input.experimentId, write: { kind: 'section_open', index } },
+    {
+      repeat: async ({ state, now }) => reply(state, index, now),
+      apply: async ({ trx, state, now }) => {
+        const section = state.sections[index];
+        const record = state.records.sections[index];
+        const condition = state.records.condition;
+        if (!section || !record || !condition) throw new Error(`section ${index} cannot be opened`);
+        const { assignment } = state.facts;
+        const view: SectionViewRow & { opened_at: string; finished_at: null } = {
+          id: deps.newId(),
+          assignment_id: assignment.id,
+          user_id: assignment.user_id,
+          experiment_id: assignment.experiment_id,
+          condition,
+          section_index: index,
+          section_id: section.id,
+          min_seconds: record.minSeconds,
+          opened_at: now.toISOString(),
+          finished_at: null,
+          visible_seconds: null,
+          hidden_seconds: null,
+        };
+        await insertSectionView(trx, view);
+        const opened = { ...record, openedAt: now.getTime() };
+        return {
+          result: {
+            section: toSectionTiming(section, index, opened, view, now.getTime()),
+            serverTime: now.toISOString(),
+          },
+          event: { type: 'section_opened', data: { sectionIndex: index, sectionId: section.id } },
+        };
+      },
+    },
+  );
+}
+
+/**
+ * Finishes the opened current section once its minimum has passed on the server's clock; earlier, 409
+ * SECTION_TOO_EARLY with the seconds left (logged as `section_too_early`, nothing else written).
+ */
+export function finishSection(deps: AppDeps, userId: string, input: FinishInput): Promise<SectionReply> {
+  const index = input.sectionIndex;
+  return journeyWrite<SectionReply>(
+    deps,
+    { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index } },
+    {
+      repeat: async ({ state, now }) => reply(state, index, now),
+      apply: async ({ trx, state, now }) => {
+        const section = state.sections[index];
+        const record = state.records.sections[index];
+        const view = state.facts.views.find((v) => v.section_index === index);
+        if (!section || !record || record.openedAt === null || !view) throw new Error(`section ${index} is not open`);
+        const elapsedMs = now.getTime() - record.openedAt;
+        const leftMs = record.minSeconds * 1000 - elapsedMs;
+        if (leftMs > 0) {
+          const remainingSeconds = Math.ceil(leftMs / 1000);
+          return {
+            refusal: new AppError(
+              409,
+              'SECTION_TOO_EARLY',
+              `Please keep reading: this section can be finished in ${remainingSeconds} second${remainingSeconds === 1 ? '' : 's'}.`,
+              undefined,
+              { remainingSeconds },
+            ),
+            event: { type: 'section_too_early', data: { sectionIndex: index, remainingSeconds } },
+          };
+        }
+        const finishedAt = now.toISOString();
+        const finish = { finishedAt, visibleSeconds: input.visibleSeconds, hiddenSeconds: input.hiddenSeconds };
+        await finishSectionView(trx, view.id, finish);
+        const finished = { ...record, finishedAt: now.getTime() };
+        const row: SectionViewRow = {
+          ...view,
+          finished_at: finishedAt,
+          visible_seconds: input.visibleSeconds,
+          hidden_seconds: input.hiddenSeconds,
+        };
+        return {
+          result: { section: toSectionTiming(section, index, finished, row, now.getTime()), serverTime: finishedAt },
+          event: {
+            type: 'section_finished',
+            data: {
+              sectionIndex: index,
+              sectionId: section.id,
+              serverSeconds: Math.round(elapsedMs) / 1000,
+              visibleSeconds: input.visibleSeconds,
+              hiddenSeconds: input.hiddenSeconds,
+            },
+          },
+        };
+      },
+    },
+  );
+}
