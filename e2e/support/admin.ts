@@ -1,6 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Assignment, GeneratedCredential, InitiateReply, LoginResult } from '@studychat/contracts/web';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../playwright.config';
+import { passServerTime } from './clock';
 
 /** Logs the admin in through the login page and lands on /app. */
 export async function loginAsAdmin(page: Page): Promise<void> {
@@ -27,8 +28,8 @@ export const PARTICIPANT_MESSAGES = [
 
 /**
  * Takes one study login through the whole complete pathway over the API (faster than the pages,
- * which have their own tests): assignment, consent, surveys, condition, four exposures, chat, post
- * survey and completion.
+ * which have their own tests): assignment, consent, surveys, condition, the four sections (the server's
+ * clock moved past each minimum), chat, post survey and completion.
  */
 export async function completeParticipantViaApi(
   request: APIRequestContext,
@@ -80,7 +81,14 @@ export async function completeParticipantViaApi(
   const condition = assigned.assigned_condition;
   if (!condition) throw new Error('no condition assigned');
   for (let sectionIndex = 0; sectionIndex < 4; sectionIndex++) {
-    await call('POST', '/api/participants/exposures', { experimentId, sectionIndex, secondsOnScreen: 45 });
+    await call('POST', '/api/participants/sections/open', { experimentId, sectionIndex });
+    await passServerTime(request, 41_000);
+    await call('POST', '/api/participants/sections/finish', {
+      experimentId,
+      sectionIndex,
+      visibleSeconds: 41,
+      hiddenSeconds: 0,
+    });
   }
   const { threadId } = await call<InitiateReply>('POST', '/api/chat/initiate', { experimentId });
   await stream('GET', `/api/chat/threads/${threadId}/initial-message`);

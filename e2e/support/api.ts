@@ -2,6 +2,8 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Experiment, GeneratedCredential, LoginResult } from '@studychat/contracts/web';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../playwright.config';
 
+let adminToken: string | undefined;
+
 /** Admin-side setup through the real API, so each test starts from data it made itself. */
 export class AdminApi {
   private constructor(
@@ -9,11 +11,14 @@ export class AdminApi {
     private readonly token: string,
   ) {}
 
+  /** Logs the admin in once per test run (the session outlives the tests); later calls reuse the token. */
   static async login(request: APIRequestContext): Promise<AdminApi> {
-    const res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-    if (!res.ok()) throw new Error(`admin login failed: ${res.status()} ${await res.text()}`);
-    const body = (await res.json()) as LoginResult;
-    return new AdminApi(request, body.token);
+    if (!adminToken) {
+      const res = await request.post('/api/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+      if (!res.ok()) throw new Error(`admin login failed: ${res.status()} ${await res.text()}`);
+      adminToken = ((await res.json()) as LoginResult).token;
+    }
+    return new AdminApi(request, adminToken);
   }
 
   private get headers() {
@@ -39,6 +44,11 @@ export class AdminApi {
     };
     await this.call('PUT', `/api/experiments/${experiment.id}/completion-codes`, { codes });
     return { ...experiment, codes };
+  }
+
+  /** Moves the server clock forward (the test server runs with TEST_CLOCK=manual). */
+  async advanceClock(ms: number): Promise<void> {
+    await this.call('POST', '/api/test/clock', { advanceMs: Math.round(ms) });
   }
 
   async credentials(experimentId: string, count = 1): Promise<GeneratedCredential[]> {

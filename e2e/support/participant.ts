@@ -23,13 +23,21 @@ export function landingUrl(setup: Pick<ParticipantSetup, 'experimentId' | 'proli
   return `/prolific?PROLIFIC_PID=${setup.prolificPid}&EXPERIMENT_ID=${setup.experimentId}&STUDY_ID=study-e2e&SESSION_ID=session-e2e`;
 }
 
-/** Lands from Prolific, logs in with the study login and arrives on /consent. */
-export async function landAndLogin(page: Page, setup: ParticipantSetup): Promise<void> {
+/**
+ * Lands from Prolific, logs in with the study login and arrives on /consent, or where `arrive` says (a
+ * participant who has started before continues at their step).
+ */
+export async function landAndLogin(page: Page, setup: ParticipantSetup, arrive: RegExp = /\/consent$/): Promise<void> {
   await page.goto(landingUrl(setup));
+  await logInOnLanding(page, setup);
+  await expect(page).toHaveURL(arrive);
+}
+
+/** Fills and sends the study login form of the landing page. */
+export async function logInOnLanding(page: Page, setup: ParticipantSetup): Promise<void> {
   await page.getByLabel('Study email').fill(setup.credential.email);
   await page.getByLabel('Password').fill(setup.credential.password);
   await page.getByRole('button', { name: 'Log In' }).click();
-  await expect(page).toHaveURL(/\/consent$/);
 }
 
 /** Consent, then the entry choice. */

@@ -134,6 +134,7 @@ test('an admin creates and edits an experiment, hands out logins, and follows a 
   const assignmentRow = page.getByRole('region', { name: 'Participant assignments' }).getByRole('row').nth(1);
   await expect(assignmentRow).toContainText(participant.condition);
   await expect(assignmentRow).toContainText(/Yes \(/);
+  await expect(assignmentRow.getByRole('cell').last()).toHaveText('complete');
   await expect(page.getByText('View Response Data')).toHaveCount(4);
   await page.getByText('View Response Data').nth(3).click();
   await expect(page.getByText(/"post_intent": 6/)).toBeVisible();

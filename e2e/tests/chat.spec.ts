@@ -19,7 +19,7 @@ test('complete pathway through the chat: three rounds, reload restores, Proceed,
 }) => {
   const setup = await setupParticipant(request);
   await page.clock.install();
-  await reachChat(page, setup);
+  await reachChat(page, request, setup);
 
   // Before a thread exists: the Start Conversation screen, Proceed disabled.
   const proceed = page.getByRole('button', { name: 'Proceed' });
@@ -49,13 +49,13 @@ test('complete pathway through the chat: three rounds, reload restores, Proceed,
   await expect(chatLog(page)).toContainText(opening.replace(/^Assistant said:\s*/, '').slice(0, 30));
   await expect(page.getByText('Rounds: 1/3')).toBeVisible();
 
-  // With the chat's local storage gone, Start Conversation brings back the same thread from the server.
+  // With the chat's local storage gone, the page shows the same thread from the server at once.
   await page.evaluate((id) => {
     for (const k of ['threadId', 'messages', 'rounds', 'chars', 'points', 'complete'])
       localStorage.removeItem(`experiment_${id}_${k}`);
   }, setup.experimentId);
   await page.reload();
-  await page.getByRole('button', { name: 'Start Conversation' }).click();
+  await expect(page.getByRole('button', { name: 'Start Conversation' })).toHaveCount(0);
   await expect(chatLog(page).locator('li')).toHaveCount(3);
   await expect(page.getByText('Rounds: 1/3')).toBeVisible();
 
@@ -100,7 +100,7 @@ test.describe('on a phone', () => {
   }) => {
     const setup = await setupParticipant(request);
     await page.clock.install();
-    await reachChat(page, setup);
+    await reachChat(page, request, setup);
     await expect(page.getByRole('button', { name: 'Start Conversation' })).toBeVisible();
     await page.screenshot({ path: '/tmp/h4-chat-phone-start.png' });
     await page.getByRole('button', { name: 'Start Conversation' }).click();

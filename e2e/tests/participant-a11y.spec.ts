@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { choosePoint, consentAndChoose, landAndLogin, landingUrl, setupParticipant } from '../support/participant';
+import { chatViaApi, readSections, sectionOpened } from '../support/chat';
+import { choosePoint, landAndLogin, landingUrl, setupParticipant } from '../support/participant';
 
 // Screenshots for a visual check when SHOTS_DIR is set (e.g. SHOTS_DIR=/tmp/shots).
 const SHOTS_DIR = process.env.SHOTS_DIR;
@@ -29,12 +30,14 @@ for (const size of ['phone', 'desktop'] as const) {
       await check(page, 'prolific', size);
       await landAndLogin(page, setup);
       await check(page, 'consent', size);
-      await consentAndChoose(page, 'questions');
-      await page.goto('/entry');
+      await page.getByRole('button', { name: 'I Consent' }).click();
+      await expect(page).toHaveURL(/\/entry$/);
       await check(page, 'entry', size);
       await page.goto('/confirm');
       await check(page, 'confirm', size);
-      await page.goto('/baseline-intention');
+      await page.goto('/entry');
+      await page.getByRole('button', { name: 'I have questions or concerns about MMR' }).click();
+      await expect(page).toHaveURL(/\/baseline-intention$/);
       await choosePoint(page, 3);
       await check(page, 'baseline', size);
       await page.getByRole('button', { name: 'Continue' }).click();
@@ -48,8 +51,12 @@ for (const size of ['phone', 'desktop'] as const) {
       await expect(page).toHaveURL(/\/static-intro$/);
       await check(page, 'static-intro', size);
       await page.getByRole('button', { name: 'Begin' }).click();
+      await sectionOpened(page);
       await page.clock.runFor(3000);
       await check(page, 'static', size);
+      // The post-survey comes after the sections and a complete chat (the chat page has its own axe checks).
+      await readSections(page, request);
+      await chatViaApi(page, request, setup.experimentId);
       await page.goto('/post-survey');
       await check(page, 'post-survey', size);
       await choosePoint(page, 5);

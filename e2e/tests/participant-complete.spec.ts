@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { chatViaApi, sectionOpened } from '../support/chat';
+import { passTime } from '../support/clock';
 import { choosePoint, consentAndChoose, expectCode, landAndLogin, setupParticipant } from '../support/participant';
 
 // Minimum seconds per section (spec section 9).
@@ -13,15 +15,15 @@ async function scrollToEnd(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
-test('complete pathway on a phone: surveys, four timed sections with a reload, chat, post-survey, code', async ({
+test('complete pathway on a phone: surveys, four server-timed sections with a reload, chat, post-survey, code', async ({
   page,
   request,
 }) => {
   const setup = await setupParticipant(request);
-  const exposures: number[] = [];
-  page.on('request', (req) => {
-    if (req.url().endsWith('/api/participants/exposures') && req.method() === 'POST') {
-      exposures.push((req.postDataJSON() as { sectionIndex: number }).sectionIndex);
+  const finished: number[] = [];
+  page.on('response', (res) => {
+    if (res.url().endsWith('/api/participants/sections/finish') && res.ok()) {
+      finished.push((res.request().postDataJSON() as { sectionIndex: number }).sectionIndex);
     }
   });
   await page.clock.install();
@@ -61,18 +63,20 @@ test('complete pathway on a phone: surveys, four timed sections with a reload, c
     const button = page.getByRole('button', { name: last ? 'Complete' : 'Next Section' });
     await expect(page.getByText(`Section ${index + 1} of 4`)).toBeVisible();
     await expect(button).toBeDisabled();
+    await sectionOpened(page);
 
     if (index === 1) {
-      // Reload mid-section: the section and the time already spent are kept.
-      await page.clock.fastForward(8_000);
+      // Reload mid-section: the section and the time already spent are kept (the server opened it).
+      await passTime(page, request, 8_000);
       await page.reload();
       await expect(page.getByText('Section 2 of 4')).toBeVisible();
       await expect(page.getByRole('progressbar', { name: 'Sections reviewed' })).toHaveAttribute('aria-valuenow', '25');
+      await sectionOpened(page);
       const left = seconds[1] - 8;
       await expect(page.getByText(new RegExp(`continue in (${left}|${left - 1}) seconds`))).toBeVisible();
-      await page.clock.fastForward((left + 1) * 1000);
+      await passTime(page, request, (left + 1) * 1000);
     } else {
-      await page.clock.fastForward((seconds[index] ?? 30) * 1000 + 1000);
+      await passTime(page, request, (seconds[index] ?? 30) * 1000 + 1000);
     }
     // Time is up; a section longer than the screen still waits for the participant to reach its end.
     const scrollHint = page.getByText('Please scroll to the end of the section to continue.');
@@ -90,7 +94,7 @@ test('complete pathway on a phone: surveys, four timed sections with a reload, c
   // At 360 px most sections are longer than the screen, so the scroll rule was exercised.
   expect(scrollGated).toBeGreaterThanOrEqual(2);
   expect(await page.evaluate(() => sessionStorage.getItem('staticContentReviewed'))).toBe('true');
-  await expect.poll(() => [...new Set(exposures)].sort()).toEqual([0, 1, 2, 3]);
+  expect(finished).toEqual([0, 1, 2, 3]);
 
   await expect(page.getByRole('button', { name: 'Start Conversation' })).toBeVisible();
 
@@ -98,8 +102,14 @@ test('complete pathway on a phone: surveys, four timed sections with a reload, c
   await page.goto(`/experiment/${setup.experimentId}/static`);
   await expect(page).toHaveURL(new RegExp(`/experiment/${setup.experimentId}/chat$`));
 
-  // The chat has its own end-to-end test; the post-survey is reached from its Proceed button.
+  // The post-survey waits for the chat: typing its address leads back to the chat.
   await page.goto('/post-survey');
+  await expect(page).toHaveURL(new RegExp(`/experiment/${setup.experimentId}/chat$`));
+  // The chat has its own end-to-end test: here it is had over the API, and the page shows it on reload.
+  await chatViaApi(page, request, setup.experimentId);
+  await page.reload();
+  await expect(page.getByText('Rounds: 3/3')).toBeVisible();
+  await page.getByRole('button', { name: 'Proceed' }).click();
   await expect(page.getByRole('heading', { name: 'Last Step' })).toBeVisible();
   await page.getByRole('button', { name: 'Finish' }).click();
   await expect(page.getByText('Please answer all required questions (*) before submitting.')).toBeVisible();

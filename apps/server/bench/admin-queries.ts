@@ -57,7 +57,7 @@ function participantSpec(i: number): Parameters<typeof buildParticipantRows>[1] 
     baseline: (i % 6) + 1,
     pre: { age: '25-34', sex: i % 3 === 0 ? 'male' : 'female', political_leaning: 'moderate' },
     post: (i % 7) + 1,
-    exposures: [{ seconds: 16 }, { seconds: 22 }, { seconds: 41 }, { seconds: 27 }],
+    views: [{ seconds: 16 }, { seconds: 22 }, { seconds: 41 }, { seconds: 27 }],
     chat,
   };
 }

@@ -26,6 +26,7 @@ import { registerParticipantRoutes } from './modules/participants/participants.r
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
 /** What every module's register function receives. */
 export interface AppContext {
@@ -84,6 +85,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAdminRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
+  if (config.env === 'test' && config.testClock && deps.clockControl) {
+    registerTestClockRoutes(app, ctx, deps.clockControl);
+  }
 
   await registerStaticWeb(app, config.webDistDir);
   return app;

@@ -38,6 +38,16 @@ describe('config', () => {
     expect(config.llm.provider).toBe('scripted');
   });
 
+  it('allows the manual test clock only with NODE_ENV=test', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+    expect(buildConfig(parseEnv({ DATA_DIR: dataDir })).testClock).toBe(false);
+    expect(buildConfig(parseEnv({ DATA_DIR: dataDir, NODE_ENV: 'test', TEST_CLOCK: 'manual' })).testClock).toBe(true);
+    for (const NODE_ENV of ['production', 'development', undefined]) {
+      expect(() => parseEnv({ NODE_ENV, TEST_CLOCK: 'manual' })).toThrow(/TEST_CLOCK: only allowed with NODE_ENV=test/);
+    }
+    expect(() => parseEnv({ NODE_ENV: 'test', TEST_CLOCK: 'fast' })).toThrow(ConfigError);
+  });
+
   it('treats empty variables as unset', () => {
     const env = parseEnv({ PORT: '', LOG_LEVEL: '', DATABASE_URL: '' });
     expect(env.PORT).toBe(3000);

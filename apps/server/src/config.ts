@@ -141,6 +141,11 @@ export const EnvSchema = z.object({
   IDLE_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.idleTimeoutMs),
   MAX_CONNECTIONS: positiveInt(DEFAULT_HTTP_LIMITS.maxConnections),
   WEB_DIST_DIR: optionalString,
+  /**
+   * `manual` lets the browser tests move the server clock forward (POST /api/test/clock, admins only), so
+   * they walk the timed sections without waiting; refused unless NODE_ENV=test (docs/decisions/0011).
+   */
+  TEST_CLOCK: z.preprocess(emptyAsUndefined, z.enum(['manual']).optional()),
   LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(['anthropic', 'openai', 'scripted']).default('scripted')),
   LLM_MODEL: optionalString,
   ANTHROPIC_API_KEY: optionalString,
@@ -227,6 +232,8 @@ export interface AppConfig {
   http: HttpLimits;
   /** Built web app served in production; undefined serves the API only. */
   webDistDir: string | undefined;
+  /** Browser tests move the server clock (only with env 'test'). */
+  testClock: boolean;
   llm: LlmConfig;
   /** The chat's limits for experiments that set none of their own (README, "Chat limits"). */
   chatLimits: ChatLimits;
@@ -286,6 +293,8 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
     problems.push(
       `  - PASSWORD_PEPPER: required (or PASSWORD_PEPPER_FILE) when WORKERS is ${e.WORKERS}, so every server process accepts the study logins the others generated; ${SECRET_HINT}`,
     );
+  if (e.TEST_CLOCK && e.NODE_ENV !== 'test') problems.push('  - TEST_CLOCK: only allowed with NODE_ENV=test');
+  if (e.TEST_CLOCK && e.WORKERS !== 1) problems.push('  - TEST_CLOCK: only with WORKERS=1 (one clock to move)');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return e;
 }
@@ -409,6 +418,7 @@ export function buildConfig(e: Env, paths: ConfigPaths = {}): AppConfig {
       : e.NODE_ENV === 'production'
         ? defaultWebDist
         : undefined,
+    testClock: e.NODE_ENV === 'test' && e.TEST_CLOCK === 'manual',
     llm: buildLlmConfig(e),
     chatLimits: {
       maxMessages: e.CHAT_MAX_MESSAGES,

@@ -39,6 +39,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     bodyLimitBytes: 100_000,
     http: DEFAULT_HTTP_LIMITS,
     webDistDir: undefined,
+    testClock: false,
     llm: {
       provider: 'scripted',
       model: 'scripted-offline',

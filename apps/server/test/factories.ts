@@ -262,6 +262,8 @@ export interface ParticipantSpec {
   post?: number;
   /** Seconds on screen per section index (0-based); min_seconds comes from `minSeconds` or 15. */
   exposures?: { seconds: number; minSeconds?: number }[];
+  /** Server-timed sections per index (0-based): seconds from opening to finish; min_seconds from `minSeconds` or 15. */
+  views?: { seconds: number; minSeconds?: number }[];
   /** Chat messages in order; position 0 is usually the initial assistant message. */
   chat?: { role: 'user' | 'assistant'; content: string; overrides?: Partial<NewMessageRow> }[];
 }
@@ -294,11 +296,18 @@ export function buildParticipantRows(experimentId: string, spec: ParticipantSpec
       min_seconds: e.minSeconds ?? 15,
     }),
   );
+  const views = (spec.views ?? []).map((v, index) =>
+    buildSectionView(assignment, index, {
+      condition: condition ?? 'mmr',
+      seconds: v.seconds,
+      min_seconds: v.minSeconds ?? 15,
+    }),
+  );
   const thread = spec.chat ? buildThread(ref, { condition: condition ?? 'mmr' }) : null;
   const messages = thread
     ? (spec.chat ?? []).map((m, position) => buildMessage(thread.id, position, m.role, m.content, m.overrides))
     : [];
-  return { user, assignment, surveys, exposures, thread, messages };
+  return { user, assignment, surveys, exposures, views, thread, messages };
 }
 
 export type ParticipantRows = ReturnType<typeof buildParticipantRows>;
@@ -324,6 +333,11 @@ export async function insertParticipantRows(db: Kysely<DB>, all: ParticipantRows
     db,
     'section_exposures',
     all.flatMap((p) => p.exposures),
+  );
+  await insertMany(
+    db,
+    'section_views',
+    all.flatMap((p) => p.views),
   );
   await insertMany(
     db,

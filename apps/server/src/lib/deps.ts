@@ -3,6 +3,7 @@ import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
 import type { Database } from '../db/database.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { createStudyScriptedModel } from '../llm/create-chat-model.js';
+import type { ClockControl } from './test-clock.js';
 
 /**
  * Where the server finds the study definition an experiment runs: the built-in study today. Rules take the
@@ -23,6 +24,8 @@ export interface AppDeps {
   /** The chat model (llm/): a real provider, or the scripted offline model. */
   llm: ChatModel;
   studies: StudySource;
+  /** Set only for the browser tests (TEST_CLOCK=manual with NODE_ENV=test): moves `clock` forward. */
+  clockControl?: ClockControl;
 }
 
 /** Real clock, ids and randomness; the scripted model unless a chat model is given (main.ts gives the configured one). */

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
-import { defaultDeps } from '../lib/deps.js';
+import { defaultDeps, type AppDeps } from '../lib/deps.js';
+import { createOffsetClock } from '../lib/test-clock.js';
 import { createChatModel } from '../llm/create-chat-model.js';
 import { SCRIPTED_MODEL_WARNING } from './prepare.js';
 import { exitOnSignals } from './shutdown.js';
@@ -12,7 +13,14 @@ import { exitOnSignals } from './shutdown.js';
  * let requests in flight finish, then close the database. Used by the single process and by each worker.
  */
 export async function serve(config: AppConfig, database: Database): Promise<{ app: FastifyInstance; address: string }> {
-  const app = await buildApp(config, defaultDeps(database, createChatModel(config.llm)));
+  let deps: AppDeps = defaultDeps(database, createChatModel(config.llm));
+  if (config.testClock) {
+    // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and one process): docs/decisions/0011.
+    const clockControl = createOffsetClock();
+    deps = { ...deps, clock: clockControl.clock, clockControl };
+    console.warn('TEST_CLOCK=manual: the browser tests may move this server clock (NODE_ENV=test only).');
+  }
+  const app = await buildApp(config, deps);
   if (config.llm.provider === 'scripted') app.log.warn(SCRIPTED_MODEL_WARNING);
   exitOnSignals(async (reason) => {
     app.log.warn({ reason }, 'shutting down');

@@ -1,8 +1,7 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { PageLoading } from '../components/PageLoading';
 import { setUnauthorizedHandler } from '../lib/api';
-import { LoginPage } from '../features/auth/LoginPage';
 import { WelcomePage } from '../features/public/WelcomePage';
 import { adminRoutes } from '../features/admin/routes';
 import { studyRoutes } from '../features/study/routes';
@@ -14,6 +13,9 @@ function UnauthorizedRedirect() {
   useEffect(() => setUnauthorizedHandler(() => void navigate('/login', { replace: true })), [navigate]);
   return null;
 }
+
+// The login page is loaded on demand too: participants never need it on the study pages (decision 0012).
+const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({ default: m.LoginPage })));
 
 // Declarative routes: the data router would add ~30 KB gzipped to the participant bundle (DESIGN.md
 // section 6 budget); see docs/decisions/0003-web-bundle-budget.md.

@@ -2,6 +2,7 @@ import {
   buildPath,
   type Endpoint,
   type ErrorCode,
+  type ErrorReply,
   type RouteBodyInput,
   type RouteDef,
   type RouteParamsInput,
@@ -10,12 +11,16 @@ import {
 } from '@studychat/contracts/web';
 import { clearToken, getToken } from './session';
 
+/** What some errors add: the participant's step (STEP_OUT_OF_ORDER), the seconds left (SECTION_TOO_EARLY). */
+export type ApiErrorDetails = Pick<ErrorReply, 'step' | 'remainingSeconds'>;
+
 /** An API failure: `message` is the server's `error` text when it sent one. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly code: ErrorCode | 'NETWORK' | 'UNKNOWN',
+    readonly details: ApiErrorDetails = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -60,14 +65,17 @@ export function handleUnauthorized(status: number, url: string): void {
 export async function errorFromResponse(res: Response): Promise<ApiError> {
   let message = `Request failed (${res.status})`;
   let code: ApiError['code'] = 'UNKNOWN';
+  const details: ApiErrorDetails = {};
   try {
-    const body = (await res.json()) as { error?: unknown; code?: unknown };
+    const body = (await res.json()) as { error?: unknown; code?: unknown; step?: unknown; remainingSeconds?: unknown };
     if (typeof body.error === 'string' && body.error) message = body.error;
     if (typeof body.code === 'string') code = body.code as ErrorCode;
+    if (typeof body.step === 'string') details.step = body.step as ErrorReply['step'];
+    if (typeof body.remainingSeconds === 'number') details.remainingSeconds = body.remainingSeconds;
   } catch {
     // Not JSON: keep the generic message.
   }
-  return new ApiError(message, res.status, code);
+  return new ApiError(message, res.status, code, details);
 }
 
 /**

@@ -29,6 +29,8 @@ export const experimentKeys = (id: string) => ({
   currentSection: `experiment_${id}_currentSection`,
   sectionStatus: `experiment_${id}_sectionStatus`,
   sectionStartTime: (index: number) => `experiment_${id}_sectionStartTime_${index}`,
+  /** Not named by the spec: the visible-time countdown of a section on this device (remaining, visible, hidden ms). */
+  sectionClock: (index: number) => `experiment_${id}_sectionClock_${index}`,
   threadId: `experiment_${id}_threadId`,
   messages: `experiment_${id}_messages`,
   rounds: `experiment_${id}_rounds`,

@@ -116,11 +116,32 @@ export interface ExposureRow {
   min_seconds: number;
 }
 
+/** Browser-timed section records from before the server timed the sections (still exported). */
 export function listExposures(db: Kysely<DB>, scope: Scope): Promise<ExposureRow[]> {
   let query = db
     .selectFrom('section_exposures')
     .where('experiment_id', '=', scope.experimentId)
     .select(['user_id', 'section_index', 'seconds_on_screen', 'min_seconds']);
+  if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
+  return query.execute();
+}
+
+export interface SectionViewTimesRow {
+  user_id: string;
+  section_index: number;
+  min_seconds: number;
+  opened_at: Date | string;
+  finished_at: Date | string;
+}
+
+/** Sections the server opened and saw finished, with their server times (unfinished ones are left out). */
+export function listFinishedSectionViews(db: Kysely<DB>, scope: Scope): Promise<SectionViewTimesRow[]> {
+  let query = db
+    .selectFrom('section_views')
+    .where('experiment_id', '=', scope.experimentId)
+    .where('finished_at', 'is not', null)
+    .select(['user_id', 'section_index', 'min_seconds', 'opened_at', 'finished_at'])
+    .$narrowType<{ finished_at: Date | string }>();
   if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
   return query.execute();
 }

@@ -28,14 +28,14 @@ function sectionColumns(): CsvColumn<ParticipantRecord>[] {
       {
         name: `section_${n}_seconds`,
         type: 'number' as const,
-        meaning: `Seconds static section ${n} was on screen before the participant moved on; empty if never completed`,
+        meaning: `Seconds from the server opening static section ${n} to accepting it as finished (for sections read before the server timed them: seconds on screen as the page reported); empty if never finished`,
         allowed: '>= 0',
         value: (r: ParticipantRecord) => r.sections[index]?.seconds,
       },
       {
         name: `section_${n}_min_met`,
         type: 'boolean' as const,
-        meaning: `Whether section ${n} was on screen at least its minimum time (the study's minimum seconds for that section and condition); empty if never completed`,
+        meaning: `Whether section ${n} took at least its minimum time (the study's minimum seconds for that section and condition); empty if never finished`,
         allowed: 'true; false',
         value: (r: ParticipantRecord) => {
           const s = r.sections[index];

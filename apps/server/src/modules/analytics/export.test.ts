@@ -108,6 +108,26 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
     }
   });
 
+  it('exports server-timed sections (opening to finish on the server clock) beside older browser-timed ones', async () => {
+    const db = t().database.db;
+    const other = (await insertExperimentRow(db)).id;
+    const timed = await seedParticipant(db, other, {
+      assignment: { assigned_condition: 'control' },
+      views: [{ seconds: 15.25 }, { seconds: 20, minSeconds: 20 }],
+    });
+    const legacy = await seedParticipant(db, other, { exposures: [{ seconds: 9 }] });
+    const rows = csvObjects((await get(exportUrl('participants.csv', other))).body);
+    const byUser = new Map(rows.map((r) => [r.user_id, r]));
+    expect(byUser.get(timed.user.id)).toMatchObject({
+      section_1_seconds: '15.25',
+      section_1_min_met: 'true',
+      section_2_seconds: '20',
+      section_2_min_met: 'true',
+      section_3_seconds: '',
+    });
+    expect(byUser.get(legacy.user.id)).toMatchObject({ section_1_seconds: '9', section_1_min_met: 'false' });
+  });
+
   it('writes one participants.csv row per participant with every measure, nulls as empty cells', async () => {
     const rows = csvObjects((await get(exportUrl('participants.csv'))).body);
     expect(rows).toHaveLength(2);

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { parseJsonObject, toNumber, toNumberOrNull } from '../../db/values.js';
+import { parseJsonObject, toMillis, toNumber, toNumberOrNull } from '../../db/values.js';
 import {
   listAssistantUsage,
   listExposures,
+  listFinishedSectionViews,
   listSurveyAnswers,
   listUserMessages,
   type Scope,
@@ -75,13 +76,24 @@ export async function loadAssistantUsage(db: Kysely<DB>, scope: Scope): Promise<
   );
 }
 
-/** Seconds on screen per section index (0-based), per participant. */
+/**
+ * Seconds per finished section index (0-based), per participant: from the server's opening to its accepting
+ * the finish; for sections finished before the server timed them, the seconds on screen the page reported.
+ */
 export async function loadExposures(db: Kysely<DB>, scope: Scope): Promise<Map<string, Map<number, SectionExposure>>> {
   const byUser = new Map<string, Map<number, SectionExposure>>();
-  for (const row of await listExposures(db, scope)) {
-    const sections = byUser.get(row.user_id) ?? new Map<number, SectionExposure>();
-    sections.set(row.section_index, { seconds: toNumber(row.seconds_on_screen), minSeconds: row.min_seconds });
-    byUser.set(row.user_id, sections);
+  const put = (userId: string, index: number, exposure: SectionExposure) => {
+    const sections = byUser.get(userId) ?? new Map<number, SectionExposure>();
+    sections.set(index, exposure);
+    byUser.set(userId, sections);
+  };
+  const [legacy, views] = await Promise.all([listExposures(db, scope), listFinishedSectionViews(db, scope)]);
+  for (const row of legacy) {
+    put(row.user_id, row.section_index, { seconds: toNumber(row.seconds_on_screen), minSeconds: row.min_seconds });
+  }
+  for (const row of views) {
+    const seconds = (toMillis(row.finished_at) - toMillis(row.opened_at)) / 1000;
+    put(row.user_id, row.section_index, { seconds, minSeconds: row.min_seconds });
   }
   return byUser;
 }

@@ -203,6 +203,55 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       expect((await assignmentOf(t(), user, experimentId)).prolific_pid).toBe('FIRST');
     });
 
+    it('lets a Prolific id take part once per experiment: a second login gets 409 PROLIFIC_ID_TAKEN, not "joined"', async () => {
+      const { admin, experimentId } = await setup();
+      const first = await studyLogin(admin, experimentId);
+      const second = await studyLogin(admin, experimentId);
+      expectJson(await join(first, experimentId, { prolific_pid: 'ONE-PERSON' }), 201);
+      const taken = expectJson<ErrorBody>(await join(second, experimentId, { prolific_pid: ' ONE-PERSON ' }), 409);
+      expect(taken).toEqual({
+        error:
+          'This Prolific ID is already taking part in this study with another study login. Please log in with the study login you used first, or contact the research team.',
+        code: 'PROLIFIC_ID_TAKEN',
+      });
+      // Nothing was created for the second login; it may still join with its own id.
+      expect((await send(t(), second, 'GET', `/api/participants/${second.id}/${experimentId}`)).statusCode).toBe(404);
+      expectJson(await join(second, experimentId, { prolific_pid: 'ANOTHER-PERSON' }), 201);
+      // The same id in another experiment is another participation.
+      const other = await createExperiment(t(), admin);
+      const elsewhere = await createAndLogin(t());
+      expectJson(await join(elsewhere, other.id, { prolific_pid: 'ONE-PERSON' }), 201);
+    });
+
+    it('refuses setting a Prolific id that another login of the experiment holds (409 PROLIFIC_ID_TAKEN)', async () => {
+      const { experimentId } = await setup();
+      const holder = await createAndLogin(t());
+      expectJson(await join(holder, experimentId, { prolific_pid: 'HELD' }), 201);
+      // A login whose assignment has no Prolific id yet (joined before ids were required, e.g. by an admin).
+      const late = await createAndLogin(t());
+      const [row] = await t()
+        .database.db.insertInto('assignments')
+        .values({
+          id: crypto.randomUUID(),
+          user_id: late.id,
+          experiment_id: experimentId,
+          prolific_pid: null,
+          consent_given: false,
+          created_at: t().clock.now.toISOString(),
+          updated_at: t().clock.now.toISOString(),
+        })
+        .returning('id')
+        .execute();
+      const refused = await send(t(), late, 'PUT', '/api/participants/prolific-id', {
+        experimentId,
+        prolificId: 'HELD',
+      });
+      expect(expectJson<ErrorBody>(refused, 409).code).toBe('PROLIFIC_ID_TAKEN');
+      expect((await assignmentOf(t(), late, experimentId)).prolific_pid).toBeNull();
+      const own = await send(t(), late, 'PUT', '/api/participants/prolific-id', { experimentId, prolificId: 'MINE' });
+      expect(expectJson<Assignment>(own, 200)).toMatchObject({ id: row?.id, prolific_pid: 'MINE' });
+    });
+
     it('binds the Prolific id across experiments for a login that may join several', async () => {
       const { admin, experimentId } = await setup();
       const other = await createExperiment(t(), admin);

@@ -1,3 +1,4 @@
+import type { Journey } from '@studychat/contracts/web';
 import { studyDefinition } from '@studychat/contracts/web';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -459,6 +460,23 @@ describe('ChatPage: restoring', () => {
     expect(screen.getByText('Rounds: 2/3')).toBeInTheDocument();
     expect(server.calls.some((c) => c.url.endsWith('/initial-message'))).toBe(false);
     await waitFor(() => expect(localStorage.getItem(keys.threadId)).toBe(THREAD));
+  });
+
+  it("resumes the server's thread on a device with nothing stored, without Start Conversation", async () => {
+    const server = fakeServer({
+      [paths.messages]: () =>
+        json(200, {
+          threadId: THREAD,
+          messages: [message(1, 'assistant', 'Opening'), message(2, 'user', 'Q1'), message(3, 'assistant', 'A1')],
+          progress: progress(1, 2),
+        }),
+    });
+    const chat = { threadId: THREAD, ...progress(1, 2) };
+    renderChat({ experimentId: EXPERIMENT, step: 'chat', chat } as unknown as Journey);
+    expect(await within(log()).findByText('A1')).toBeInTheDocument();
+    expect(screen.getByText('Rounds: 1/3')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start Conversation' })).not.toBeInTheDocument();
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([paths.messages]);
   });
 
   it('starts over when the stored thread is not found on the server', async () => {

@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { StudyFooter } from '../../components/StudyFooter';
 import { currentUser } from '../../lib/session';
+import { useJourney } from '../study/journey-context';
 import { readStudySession } from '../study/study-storage';
 import { ChatInput } from './ChatInput';
 import { ChatProgressBar } from './ChatProgressBar';
@@ -21,8 +22,10 @@ export function ChatPage() {
   const { experimentId } = useParams();
   const user = currentUser();
   const navigate = useNavigate();
-  const [condition] = useState(() => readStudySession().assignedCondition);
-  const chat = useChat(experimentId, user?.userId, condition);
+  const { journey } = useJourney();
+  const [condition] = useState(() => journey?.condition ?? readStudySession().assignedCondition);
+  // The server's thread, so another device (or cleared storage) resumes the same conversation.
+  const chat = useChat(experimentId, user?.userId, condition, journey?.chat.threadId ?? null);
   const viewportHeight = useViewportHeight();
   const [startedHere, setStartedHere] = useState(false);
 

@@ -2,7 +2,9 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
+import type { Journey } from '@studychat/contracts/web';
 import { setToken } from '../../lib/session';
+import { JourneyContext } from '../study/journey-context';
 import { ChatPage } from './ChatPage';
 
 export const EXPERIMENT = '11111111-1111-4111-8111-111111111111';
@@ -86,13 +88,16 @@ export const LIMITS = { maxMessageChars: 1000, messagesLeft: 30 };
 /** What every thread reply carries besides messages and progress: the limits, and no reply being written. */
 export const THREAD_EXTRA = { limits: LIMITS, replying: false };
 
-export function renderChat() {
+/** The chat page, with the server's journey as its study guard hands it down (none by default). */
+export function renderChat(journey: Journey | null = null) {
   return render(
-    <MemoryRouter initialEntries={[`/experiment/${EXPERIMENT}/chat`]}>
-      <Routes>
-        <Route path="/experiment/:experimentId/chat" element={<ChatPage />} />
-        <Route path="/post-survey" element={<p>Post-survey page</p>} />
-      </Routes>
-    </MemoryRouter>,
+    <JourneyContext value={{ journey, refresh: () => undefined }}>
+      <MemoryRouter initialEntries={[`/experiment/${EXPERIMENT}/chat`]}>
+        <Routes>
+          <Route path="/experiment/:experimentId/chat" element={<ChatPage />} />
+          <Route path="/post-survey" element={<p>Post-survey page</p>} />
+        </Routes>
+      </MemoryRouter>
+    </JourneyContext>,
   );
 }

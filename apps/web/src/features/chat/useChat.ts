@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../lib/api';
 import { streamEndpoint, StreamInterruptedError } from '../../lib/sse';
 import { initializeError, MISSING_PROPS_ERROR, sendError, startError } from './chat-errors';
-import { loadChat, saveChat } from './chat-storage';
+import { loadChat, saveChat, type StoredChat } from './chat-storage';
 import { DEFAULT_LIMITS, NO_PROGRESS, type Progress, type UiMessage } from './chat-types';
 
 /**
@@ -62,13 +62,17 @@ function toProgress(p: ChatProgress): Progress {
   return { rounds: p.rounds, chars: p.chars, points: p.points, complete: p.complete, closed: p.closed ?? null };
 }
 
-/** The chat's state and actions; the server is the source of truth, local storage a cache. */
+/**
+ * The chat's state and actions; the server is the source of truth, local storage a cache. `serverThreadId`
+ * is the thread the server has for the participant, restored when this browser has none cached.
+ */
 export function useChat(
   experimentId: string | undefined,
   userId: string | undefined,
   condition: Condition | null = null,
+  serverThreadId: string | null = null,
 ): ChatState {
-  const stored = useRef(experimentId ? loadChat(experimentId) : null);
+  const stored = useRef(experimentId ? withServerThread(loadChat(experimentId), serverThreadId) : null);
   const [threadId, setThreadId] = useState<string | null>(stored.current?.threadId ?? null);
   const [messages, setMessages] = useState<UiMessage[]>(stored.current?.messages ?? []);
   const [progress, setProgress] = useState<Progress>(stored.current?.progress ?? NO_PROGRESS);
@@ -325,6 +329,12 @@ export function useChat(
     send,
     dismissError: () => setError(null),
   };
+}
+
+/** The cached chat, or the server's thread with nothing cached (the messages are then read from the server). */
+function withServerThread(cached: StoredChat, serverThreadId: string | null): StoredChat {
+  if (!serverThreadId || cached.threadId === serverThreadId) return cached;
+  return { threadId: serverThreadId, messages: [], progress: NO_PROGRESS };
 }
 
 /** The first assistant message stored for the thread (spec: the initial-message fallback). */

@@ -1,8 +1,17 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { setUnauthorizedHandler } from '../../lib/api';
 import { StudyRoute } from './StudyRoute';
-import { assignment, EXP_ID, loginAs, mockApi, USER_ID } from './test-support';
+import { useJourney } from './journey-context';
+import { assignment, EXP_ID, journey, loginAs, mockApi, USER_ID } from './test-support';
+
+const JOURNEY = `GET /api/participants/journey/${EXP_ID}`;
+
+/** A page that shows the server step its guard handed down. */
+function StepShown({ name }: { name: string }) {
+  return <p>{`${name} page, server step ${useJourney().journey?.step ?? 'unknown'}`}</p>;
+}
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -19,7 +28,7 @@ function renderRoute(path: string) {
           path="/entry"
           element={
             <StudyRoute step="entry">
-              <p>Entry page</p>
+              <StepShown name="Entry" />
             </StudyRoute>
           }
         />
@@ -27,7 +36,7 @@ function renderRoute(path: string) {
           path="/experiment/:experimentId/static"
           element={
             <StudyRoute step="static">
-              <p>Static page</p>
+              <StepShown name="Static" />
             </StudyRoute>
           }
         />
@@ -38,16 +47,12 @@ function renderRoute(path: string) {
 }
 
 describe('StudyRoute', () => {
-  it('sends a participant whose fetched status is completed to /completion with the pathway, and caches it', async () => {
+  it("sends a participant whose server journey is completed to /completion with the server's pathway, and caches it", async () => {
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     sessionStorage.setItem('consentGiven', 'true');
-    mockApi({
-      [`GET /api/participants/status/${EXP_ID}`]: {
-        status: 200,
-        body: { alreadyCompleted: true, completionPathway: 'ceiling', completionCode: 'CE-1' },
-      },
-    });
+    const completion = { alreadyCompleted: true, completionPathway: 'ceiling' as const, completionCode: 'CE-1' };
+    mockApi({ [JOURNEY]: { status: 200, body: journey({ step: 'completed', pathway: 'ceiling', completion }) } });
     renderRoute('/entry');
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/completion {"pathway":"ceiling"}'));
     expect(JSON.parse(sessionStorage.getItem(`completion_status_${EXP_ID}`) ?? '{}')).toMatchObject({
@@ -55,32 +60,74 @@ describe('StudyRoute', () => {
     });
   });
 
-  it('shows the page when the status says not completed, and still when the status cannot be fetched', async () => {
+  it("sends the participant to the page of the server's step, whatever the session flags say", async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    // Stale flags from before: the server says the participant is reading the sections.
+    sessionStorage.setItem('consentGiven', 'true');
+    sessionStorage.setItem('staticContentReviewed', 'true');
+    const read = journey({
+      step: 'sections',
+      currentSection: 0,
+      condition: 'mmr',
+      done: { ...journey().done, consent: true, entry: true, baseline: true, preSurvey: true, assignment: true },
+    });
+    mockApi({ [JOURNEY]: { status: 200, body: read } });
+    renderRoute('/entry');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(`/experiment/${EXP_ID}/static-intro`));
+    expect(sessionStorage.getItem('staticContentReviewed')).toBeNull();
+    expect(sessionStorage.getItem('assignedCondition')).toBe('mmr');
+    expect(sessionStorage.getItem('preSurveySubmitted')).toBe('true');
+  });
+
+  it('shows the page at its server step and hands the journey to it; with no answer the session decides', async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const atEntry = journey({ step: 'entry', done: { ...journey().done, consent: true } });
+    mockApi({ [JOURNEY]: { status: 200, body: atEntry } });
+    renderRoute('/entry');
+    expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
+    expect(sessionStorage.getItem('consentGiven')).toBe('true');
+  });
+
+  it('leaves a 401 to the session handling (to /login), without sending the participant to /prolific', async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const toLogin = vi.fn();
+    setUnauthorizedHandler(toLogin);
+    mockApi({ [JOURNEY]: { status: 401, body: { error: 'Your session has ended.', code: 'UNAUTHENTICATED' } } });
+    renderRoute('/entry');
+    await waitFor(() => expect(toLogin).toHaveBeenCalled());
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Loading the study page' })).toBeInTheDocument();
+    expect(screen.queryByTestId('where')).toBeNull();
+  });
+
+  it('falls back to the session when the journey cannot be read', async () => {
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     sessionStorage.setItem('consentGiven', 'true');
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    mockApi({ [`GET /api/participants/status/${EXP_ID}`]: { status: 503, body: { error: 'down', code: 'INTERNAL' } } });
+    mockApi({ [JOURNEY]: { status: 503, body: { error: 'down', code: 'INTERNAL' } } });
     renderRoute('/entry');
-    expect(await screen.findByText('Entry page')).toBeInTheDocument();
+    expect(await screen.findByText('Entry page, server step unknown')).toBeInTheDocument();
   });
 
   it('repairs a lost condition from the server assignment', async () => {
     loginAs();
     sessionStorage.setItem('consentGiven', 'true');
     sessionStorage.setItem('preSurveySubmitted', 'true');
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const api = mockApi({
-      [`GET /api/participants/status/${EXP_ID}`]: {
-        status: 200,
-        body: { alreadyCompleted: false, completionPathway: null, completionCode: null },
-      },
+      // Not joined as far as the server knows: the session decides and repairs itself.
+      [JOURNEY]: { status: 404, body: { error: 'No participation found', code: 'NOT_FOUND' } },
       [`GET /api/participants/${USER_ID}/${EXP_ID}`]: {
         status: 200,
         body: assignment({ assigned_condition: 'control' }),
       },
     });
     renderRoute(`/experiment/${EXP_ID}/static`);
-    expect(await screen.findByText('Static page')).toBeInTheDocument();
+    expect(await screen.findByText('Static page, server step unknown')).toBeInTheDocument();
     expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID);
     expect(sessionStorage.getItem('assignedCondition')).toBe('control');
     expect(api.keys()).toContain(`GET /api/participants/${USER_ID}/${EXP_ID}`);
@@ -90,11 +137,9 @@ describe('StudyRoute', () => {
     loginAs();
     sessionStorage.setItem('consentGiven', 'true');
     sessionStorage.setItem('preSurveySubmitted', 'true');
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     mockApi({
-      [`GET /api/participants/status/${EXP_ID}`]: {
-        status: 200,
-        body: { alreadyCompleted: false, completionPathway: null, completionCode: null },
-      },
+      [JOURNEY]: { status: 404, body: { error: 'No participation found', code: 'NOT_FOUND' } },
       [`GET /api/participants/${USER_ID}/${EXP_ID}`]: { status: 404, body: { error: 'Not found', code: 'NOT_FOUND' } },
     });
     renderRoute(`/experiment/${EXP_ID}/static`);
@@ -107,7 +152,7 @@ describe('StudyRoute', () => {
     sessionStorage.setItem('consentGiven', 'true');
     const push = vi.spyOn(window.history, 'pushState');
     renderRoute('/entry');
-    expect(await screen.findByText('Entry page')).toBeInTheDocument();
+    expect(await screen.findByText('Entry page, server step unknown')).toBeInTheDocument();
     const before = push.mock.calls.length;
     expect(before).toBeGreaterThan(0);
     window.dispatchEvent(new PopStateEvent('popstate'));

@@ -1,14 +1,15 @@
-import type { CompletionStatus } from '@studychat/contracts/web';
+import type { Journey } from '@studychat/contracts/web';
 import { endpoints } from '@studychat/contracts/web';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { Spinner } from '../../components/Spinner';
-import { api } from '../../lib/api';
+import { api, ApiError } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, type StudyStep } from './study-guard';
+import { JourneyContext } from './journey-context';
 import { findAssignment } from './study-api';
 import { preloadStudyPages } from './study-pages';
-import { readCachedStatus, readStudySession, removeSession, writeCachedStatus, writeSession } from './study-storage';
+import { cacheJourney, readCachedStatus, readStudySession, removeSession, writeSession } from './study-storage';
 import { useBackTrap } from './use-back-trap';
 
 /** Wraps a participant page with the guards of spec section 4 and the back-button trap. */
@@ -29,39 +30,44 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   const user = isLoggedIn() ? currentUser() : null;
   const auth = { loggedIn: isLoggedIn(), isAdmin: user?.isAdmin ?? false };
   const session = readStudySession();
-  const statusExperimentId = session.experimentId ?? routeExperimentId ?? null;
-  const needsStatus = auth.loggedIn && !auth.isAdmin && step !== 'completion' && statusExperimentId !== null;
-  const cached = statusExperimentId ? readCachedStatus(statusExperimentId) : null;
-  const [fetched, setFetched] = useState<CompletionStatus | 'pending' | null>(
-    needsStatus && !cached?.alreadyCompleted ? 'pending' : null,
-  );
+  const experimentId = session.experimentId ?? routeExperimentId ?? null;
+  const cached = experimentId ? readCachedStatus(experimentId) : null;
+  // The server's journey decides for participants; a completed one (cached) needs no reading.
+  const needsJourney = auth.loggedIn && !auth.isAdmin && experimentId !== null && !cached?.alreadyCompleted;
+  const [journey, setJourney] = useState<Journey | 'pending' | null>(needsJourney ? 'pending' : null);
+  const [reads, setReads] = useState(0);
   useBackTrap();
 
   useEffect(() => {
-    if (fetched !== 'pending' || !statusExperimentId) return;
+    if (!needsJourney || !experimentId) return;
     let live = true;
-    api(endpoints.participants.status, { params: { experimentId: statusExperimentId } })
-      .then((status) => {
-        if (status.alreadyCompleted) writeCachedStatus(statusExperimentId, status);
-        if (live) setFetched(status);
+    api(endpoints.journey.get, { params: { experimentId } })
+      .then((read) => {
+        cacheJourney(read);
+        if (live) setJourney(read);
       })
       .catch((error: unknown) => {
-        // An unreachable status must not block the participant; the server still refuses repeats.
-        console.warn('completion status check failed', error);
-        if (live) setFetched(null);
+        // A 401 has already sent the browser to /login (spec section 4): stay waiting rather than redirect too.
+        if (error instanceof ApiError && error.status === 401) return;
+        // Unreachable (or not joined): the session decides; the server still refuses writes out of order.
+        console.warn('journey check failed', error);
+        if (live) setJourney(null);
       });
     return () => {
       live = false;
     };
-  }, [fetched, statusExperimentId]);
+  }, [needsJourney, experimentId, reads]);
 
   const decision = decideStudyRoute({
     step,
     routeExperimentId,
     auth,
     session,
-    completion: cached?.alreadyCompleted ? cached : fetched,
+    completion: cached?.alreadyCompleted ? cached : null,
+    journey,
   });
+  const known = typeof journey === 'object' ? journey : null;
+  const context = useMemo(() => ({ journey: known, refresh: () => setReads((n) => n + 1) }), [known]);
 
   const repairFor = decision.kind === 'repair' ? decision.experimentId : undefined;
   useEffect(() => {
@@ -80,7 +86,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     return <Navigate to={decision.to} replace state={decision.pathway ? { pathway: decision.pathway } : undefined} />;
   }
   if (decision.kind !== 'allow') return <StudyLoading />;
-  return <>{children}</>;
+  return <JourneyContext value={context}>{children}</JourneyContext>;
 }
 
 /** The brief check before a page shows, as a landmark with a heading so it reads sensibly. */

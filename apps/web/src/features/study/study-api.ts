@@ -10,7 +10,10 @@ import { getToken } from '../../lib/session';
 import { readSession, writeCachedStatus } from './study-storage';
 import { withRetry } from './with-retry';
 
-/** Creates the participant's assignment; on 409 (it exists) fetches the existing one (spec section 7). */
+/**
+ * Creates the participant's assignment; on 409 (it exists) fetches the existing one (spec section 7). A
+ * Prolific id another login already uses in the experiment (409 PROLIFIC_ID_TAKEN) is an error to show.
+ */
 export async function ensureAssignment(userId: string, experimentId: string): Promise<Assignment> {
   const prolificPid = readSession('PROLIFIC_PID');
   try {
@@ -26,7 +29,7 @@ export async function ensureAssignment(userId: string, experimentId: string): Pr
       }),
     );
   } catch (error) {
-    if (error instanceof ApiError && error.status === 409) {
+    if (error instanceof ApiError && error.status === 409 && error.code !== 'PROLIFIC_ID_TAKEN') {
       return api(endpoints.participants.get, { params: { userId, experimentId } });
     }
     throw error;

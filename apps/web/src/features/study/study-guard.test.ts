@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Journey } from '@studychat/contracts/web';
 import { decideStudyRoute, type GuardDecision, type GuardInput, type StudyStep } from './study-guard';
 import type { StudySession } from './study-storage';
+import { journey } from './test-support';
 
 const EXP = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
@@ -198,4 +200,79 @@ describe('decideStudyRoute (spec section 4 guards)', () => {
       );
     },
   );
+});
+
+describe('decideStudyRoute with the server journey (the server wins)', () => {
+  const sectionOpened = { openedAt: '2026-11-21T09:00:00.000Z' };
+  const at = (step: Journey['step'], extra: Partial<Journey> = {}): Journey =>
+    journey({ experimentId: EXP, step, done: { ...journey().done, consent: step !== 'consent' }, ...extra });
+  const decide = (step: StudyStep, server: Journey | 'pending', routeExperimentId?: string, auth = participant) =>
+    decideStudyRoute({ step, session: fresh, auth, completion: null, routeExperimentId, journey: server });
+
+  it.each([
+    { page: 'consent', server: at('consent'), route: undefined, expected: allow },
+    { page: 'entry', server: at('consent'), route: undefined, expected: to('/consent') },
+    { page: 'consent', server: at('entry'), route: undefined, expected: to('/entry') },
+    { page: 'entry', server: at('entry'), route: undefined, expected: allow },
+    { page: 'confirm', server: at('entry'), route: undefined, expected: allow },
+    { page: 'confirm', server: at('consent'), route: undefined, expected: to('/consent') },
+    { page: 'baseline-intention', server: at('entry'), route: undefined, expected: to('/entry') },
+    {
+      page: 'baseline-intention',
+      server: at('confirm_exit', { pathway: 'confirm' }),
+      route: undefined,
+      expected: to('/completion', 'confirm'),
+    },
+    { page: 'completion', server: at('confirm_exit', { pathway: 'confirm' }), route: undefined, expected: allow },
+    { page: 'completion', server: at('ceiling_exit', { pathway: 'ceiling' }), route: undefined, expected: allow },
+    { page: 'completion', server: at('pre_survey'), route: undefined, expected: to('/pre-survey') },
+    { page: 'pre-survey', server: at('pre_survey'), route: undefined, expected: allow },
+    { page: 'pre-survey', server: at('assignment'), route: undefined, expected: allow },
+    { page: 'static', server: at('assignment'), route: EXP, expected: to('/pre-survey') },
+    { page: 'pre-survey', server: at('sections'), route: undefined, expected: to(`/experiment/${EXP}/static-intro`) },
+    {
+      page: 'chat',
+      server: at('sections', { sections: [{ ...journey().sections[0], ...sectionOpened } as Journey['sections'][0]] }),
+      route: EXP,
+      expected: to(`/experiment/${EXP}/static`),
+    },
+    { page: 'static-intro', server: at('sections'), route: EXP, expected: allow },
+    { page: 'static', server: at('sections'), route: EXP, expected: allow },
+    { page: 'static', server: at('sections'), route: OTHER, expected: to(`/experiment/${EXP}/static-intro`) },
+    { page: 'static', server: at('chat'), route: EXP, expected: to(`/experiment/${EXP}/chat`) },
+    { page: 'post-survey', server: at('chat'), route: undefined, expected: to(`/experiment/${EXP}/chat`) },
+    { page: 'chat', server: at('chat'), route: EXP, expected: allow },
+    { page: 'chat', server: at('post_survey'), route: EXP, expected: allow },
+    { page: 'post-survey', server: at('post_survey'), route: undefined, expected: allow },
+    {
+      page: 'post-survey',
+      server: at('completion', { pathway: 'complete' }),
+      route: undefined,
+      expected: to('/completion', 'complete'),
+    },
+    { page: 'completion', server: at('completion', { pathway: 'complete' }), route: undefined, expected: allow },
+    {
+      page: 'entry',
+      server: at('completed', { pathway: 'ceiling' }),
+      route: undefined,
+      expected: to('/completion', 'ceiling'),
+    },
+    {
+      page: 'confirm',
+      server: at('completed', { pathway: 'confirm' }),
+      route: undefined,
+      expected: to('/completion', 'confirm'),
+    },
+  ] satisfies { page: StudyStep; server: Journey; route: string | undefined; expected: GuardDecision }[])(
+    '$page at server step $server.step',
+    ({ page, server, route, expected }) => {
+      expect(decide(page, server, route)).toEqual(expected);
+    },
+  );
+
+  it('waits for the journey, and lets admins (who have none) through on the session rules', () => {
+    expect(decide('entry', 'pending')).toEqual({ kind: 'wait' });
+    expect(decide('entry', 'pending', undefined, admin)).toEqual(to('/consent'));
+    expect(decide('entry', at('consent'), undefined, anonymous)).toEqual(to('/prolific'));
+  });
 });

@@ -1,4 +1,4 @@
-import { CONDITIONS, type CompletionStatus, type Condition } from '@studychat/contracts/web';
+import { CONDITIONS, type CompletionStatus, type Condition, type Journey } from '@studychat/contracts/web';
 import { completionStatusKey, SESSION_KEYS } from '../../lib/storage-keys';
 
 type SessionKey = keyof typeof SESSION_KEYS;
@@ -74,4 +74,32 @@ export function readCachedStatus(experimentId: string): CompletionStatus | null 
 
 export function writeCachedStatus(experimentId: string, status: CompletionStatus): void {
   sessionStorage.setItem(completionStatusKey(experimentId), JSON.stringify(status));
+}
+
+/** Sets a flag when `on`, removes it otherwise: the session mirrors the server, never the other way round. */
+function mirrorFlag(key: SessionKey, on: boolean): void {
+  if (on) setFlag(key);
+  else removeSession(key);
+}
+
+function mirror(key: SessionKey, value: string | null): void {
+  if (value === null) removeSession(key);
+  else writeSession(key, value);
+}
+
+/** Writes the server's journey into the session flags of spec section 3: storage is a cache of it. */
+export function cacheJourney(journey: Journey): void {
+  const { done } = journey;
+  writeSession('EXPERIMENT_ID', journey.experimentId);
+  mirrorFlag('consentGiven', done.consent);
+  mirrorFlag('entrySubmitted', done.entry);
+  mirror('clicked_questions', journey.entryChoice && (journey.entryChoice === 'questions' ? '1' : '0'));
+  mirrorFlag('baselineSubmitted', done.baseline);
+  mirror('baselineIntention', journey.baselineIntention === null ? null : String(journey.baselineIntention));
+  mirrorFlag('preSurveySubmitted', done.assignment);
+  mirror('assignedCondition', journey.condition);
+  mirrorFlag('staticContentReviewed', done.sections);
+  mirrorFlag('postSurveySubmitted', done.postSurvey);
+  mirrorFlag('experimentCompleted', done.postSurvey);
+  if (journey.completion.alreadyCompleted) writeCachedStatus(journey.experimentId, journey.completion);
 }

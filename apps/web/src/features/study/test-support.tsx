@@ -1,3 +1,4 @@
+import type { Journey } from '@studychat/contracts/web';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -93,6 +94,35 @@ export function assignment(overrides: Record<string, unknown> = {}) {
     intervention_completed_timestamp: null,
     completion_pathway: null,
     completed_at: null,
+    ...overrides,
+  };
+}
+
+/** A server journey for the test experiment, at the consent step unless overridden. */
+export function journey(overrides: Partial<Journey> = {}): Journey {
+  return {
+    experimentId: EXP_ID,
+    step: 'consent',
+    currentSection: null,
+    done: {
+      consent: false,
+      entry: false,
+      baseline: false,
+      preSurvey: false,
+      assignment: false,
+      sections: false,
+      chat: false,
+      postSurvey: false,
+      completion: false,
+    },
+    entryChoice: null,
+    baselineIntention: null,
+    condition: null,
+    pathway: null,
+    completion: { alreadyCompleted: false, completionPathway: null, completionCode: null },
+    sections: [],
+    chat: { threadId: null, rounds: 0, chars: 0, points: 0, complete: false, closed: null },
+    serverTime: '2026-11-21T09:00:00.000Z',
     ...overrides,
   };
 }

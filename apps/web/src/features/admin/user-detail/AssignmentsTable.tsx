@@ -17,7 +17,7 @@ export function AssignmentsTable({ assignments }: { assignments: readonly Assign
       <table className={TABLE_CLASS}>
         <thead>
           <tr>
-            {['Exp ID', 'Condition', 'Consent Given', 'Assigned At', 'Completed'].map((label) => (
+            {['Exp ID', 'Condition', 'Consent Given', 'Assigned At', 'Completed', 'Pathway'].map((label) => (
               <th key={label} scope="col" className={TH_CLASS}>
                 {label}
               </th>
@@ -26,7 +26,8 @@ export function AssignmentsTable({ assignments }: { assignments: readonly Assign
         </thead>
         <tbody>
           {assignments.map((a) => {
-            const completedAt = a.intervention_completed_timestamp ?? a.completed_at;
+            // Completed means the intervention was completed (pathway complete); the exits show as their pathway.
+            const completedAt = a.intervention_completed_timestamp;
             return (
               <tr key={a.id}>
                 <td className={TD_CLASS}>
@@ -46,6 +47,7 @@ export function AssignmentsTable({ assignments }: { assignments: readonly Assign
                 <td className={TD_CLASS}>
                   <YesWithTime yes={completedAt !== null} at={completedAt} />
                 </td>
+                <td className={TD_CLASS}>{a.completion_pathway ?? '-'}</td>
               </tr>
             );
           })}

@@ -93,9 +93,12 @@ describe('UserDetailPage', () => {
             consent_given: true,
             consent_timestamp: '2026-11-01T10:06:00.000Z',
             intervention_completed_timestamp: '2026-11-01T10:30:00.000Z',
+            completion_pathway: 'complete',
+            completed_at: '2026-11-01T10:30:00.000Z',
           }),
           assignment('PID-1'),
-          assignment('PID-2'),
+          // Screened out: completed_at is set, but the intervention was not completed.
+          assignment('PID-2', { completion_pathway: 'confirm', completed_at: '2026-11-01T10:08:00.000Z' }),
         ]),
       [`GET ${base}/survey-responses`]: () => json(200, [survey]),
       [`GET ${base}/threads`]: () => json(200, []),
@@ -109,10 +112,13 @@ describe('UserDetailPage', () => {
 
     const rows = screen.getAllByRole('row').filter((r) => within(r).queryByRole('link', { name: 'eeeeeeee...' }));
     expect(rows).toHaveLength(3);
-    const [done, open] = rows;
+    const [done, open, exit] = rows;
     expect(done).toHaveTextContent('mmr');
-    expect(done).toHaveTextContent(/Yes \(/);
+    expect(done).toHaveTextContent(/Yes \(.*\)complete$/);
     expect(open).toHaveTextContent('Not Assigned');
+    expect(open).toHaveTextContent(/No-$/);
+    expect(exit).toHaveTextContent(/No.*No.*confirm$/);
+    expect(screen.getByRole('columnheader', { name: 'Pathway' })).toBeInTheDocument();
     expect(within(rows[0] ?? document.body).getByRole('link', { name: 'eeeeeeee...' })).toHaveAttribute(
       'href',
       `/admin/experiments/${EXP_ID}`,

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
+import { JourneyContext } from '../journey-context';
+import { EXP_ID, journey, loginAs, mockApi, renderAt } from '../test-support';
 import { CompletionPage } from './CompletionPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -26,6 +27,31 @@ describe('CompletionPage', () => {
     const link = screen.getByRole('link', { name: /Submit code on Prolific/ });
     expect(link).toHaveAttribute('href', 'https://app.prolific.com/submissions/complete?cc=NQ-42');
     expect(link).toHaveAttribute('target', '_blank');
+  });
+
+  it("takes the server's pathway over the navigation state, and records an exit the server has not recorded", async () => {
+    const api = mockApi({
+      'POST /api/participants/completion': {
+        status: 200,
+        body: { alreadyCompleted: true, completionPathway: 'ceiling', completionCode: 'CE-1' },
+      },
+      [CODE_URL]: { status: 200, body: { code: 'CE-1', pathway: 'ceiling', key: 'exitceiling' } },
+    });
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const atExit = journey({ step: 'ceiling_exit', pathway: 'ceiling' });
+    renderAt(
+      <JourneyContext value={{ journey: atExit, refresh: () => undefined }}>
+        <CompletionPage />
+      </JourneyContext>,
+      '/completion',
+      '/completion',
+      { pathway: 'complete' },
+    );
+    expect(await screen.findByText('CE-1')).toBeInTheDocument();
+    expect(api.calls.map((c) => c.key)).toEqual(['POST /api/participants/completion', CODE_URL]);
+    expect(api.calls[0]?.body).toEqual({ experimentId: EXP_ID, pathway: 'ceiling' });
+    expect(api.calls[1]?.url).toContain('pathway=ceiling');
   });
 
   it('falls back to the query, then the stored status', async () => {

@@ -11,7 +11,10 @@ import { api, ApiError } from '../../../lib/api';
 import { copyText } from '../../../lib/clipboard';
 import { logout } from '../../../lib/logout';
 import { currentUser } from '../../../lib/session';
+import { useJourney } from '../journey-context';
+import { recordCompletion } from '../study-api';
 import { readCachedStatus, readSession, removeSession, setFlag } from '../study-storage';
+import { bestEffort } from '../with-retry';
 import { resolvePathway } from './resolve-pathway';
 
 type CodeState =
@@ -27,8 +30,13 @@ export function CompletionPage() {
   const [state, setState] = useState<CodeState>({ kind: 'loading' });
   const [copyMessage, setCopyMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const { journey } = useJourney();
+  // The server's pathway wins over the navigation state and the query (spec order otherwise).
+  const serverPathway = journey?.pathway ?? null;
   const navState: unknown = location.state;
   const query = params.get('pathway');
+  // Completion not yet recorded (e.g. the write was lost): record it here, for the pathway the server says.
+  const unrecorded = journey && journey.step !== 'completed' ? journey.pathway : null;
 
   useEffect(() => {
     let live = true;
@@ -37,8 +45,10 @@ export function CompletionPage() {
       if (!currentUser()?.userId) return fail('Could not retrieve your participant ID.');
       const experimentId = readSession('EXPERIMENT_ID');
       if (!experimentId) return fail('Could not determine the experiment.');
+      if (unrecorded) await bestEffort('completion', () => recordCompletion(experimentId, unrecorded));
+      const first = serverPathway ? { pathway: serverPathway } : navState;
       let stored: Pathway | null = readCachedStatus(experimentId)?.completionPathway ?? null;
-      if (!resolvePathway(navState, query, stored)) {
+      if (!resolvePathway(first, query, stored)) {
         try {
           const status = await api(endpoints.participants.status, { params: { experimentId } });
           stored = status.completionPathway;
@@ -46,7 +56,7 @@ export function CompletionPage() {
           console.warn('completion status check failed', error);
         }
       }
-      const pathway = resolvePathway(navState, query, stored);
+      const pathway = resolvePathway(first, query, stored);
       if (!pathway) return fail('Could not determine the completion pathway.');
       try {
         const reply = await api(endpoints.experiments.completionCode, {
@@ -66,7 +76,7 @@ export function CompletionPage() {
     return () => {
       live = false;
     };
-  }, [navState, query]);
+  }, [navState, query, serverPathway, unrecorded]);
 
   async function handleCopy(code: string) {
     const ok = await copyText(code);

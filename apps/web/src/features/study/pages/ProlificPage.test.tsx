@@ -63,6 +63,21 @@ describe('ProlificPage', () => {
     expect(warn).toHaveBeenCalled();
   });
 
+  it('refuses a Prolific id another study login already uses here, with its message, and stays logged out', async () => {
+    const taken =
+      'This Prolific ID is already taking part in this study with another study login. Please log in with the study login you used first, or contact the research team.';
+    const api = mockApi({
+      'POST /api/auth/login': { status: 200, body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } } },
+      'POST /api/participants': { status: 409, body: { error: taken, code: 'PROLIFIC_ID_TAKEN' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    await logIn();
+    expect(await screen.findByRole('alert')).toHaveTextContent(taken);
+    // Not taken for "already joined": the existing assignment is not fetched.
+    expect(api.keys()).not.toContain(`GET /api/participants/${USER_ID}/${EXP_ID}`);
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
   it('shows a login failure with guidance to use the study login', async () => {
     mockApi({
       'POST /api/auth/login': {

@@ -3,13 +3,14 @@ import { useNavigate, useParams } from 'react-router';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';
+import { useJourney } from '../journey-context';
 import { readStudySession } from '../study-storage';
 
 /** `/experiment/:experimentId/static-intro`: what the participant will read next. */
 export function StaticIntroPage() {
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
-  const condition = readStudySession().assignedCondition ?? 'control';
+  const condition = useJourney().journey?.condition ?? readStudySession().assignedCondition ?? 'control';
   const content = studyDefinition.conditions[condition];
   const count = content.sections.length;
   return (

@@ -1,33 +1,80 @@
-import { studyDefinition } from '@studychat/contracts/web';
+import { studyDefinition, type Journey, type SectionTiming } from '@studychat/contracts/web';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { JourneyContext } from '../journey-context';
 import { EXP_ID, loginAs, mockApi } from '../test-support';
 import { StaticPage } from './StaticPage';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 const control = studyDefinition.conditions.control.sections;
+const OPEN = 'POST /api/participants/sections/open';
+const FINISH = 'POST /api/participants/sections/finish';
 
 function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;
 }
 
-function renderStatic() {
-  return render(
-    <MemoryRouter initialEntries={[`/experiment/${EXP_ID}/static`]}>
-      <Routes>
-        <Route path="/experiment/:experimentId/static" element={<StaticPage />} />
-        <Route path="*" element={<Where />} />
-      </Routes>
-    </MemoryRouter>,
-  );
+function timing(index: number, remainingMs: number, finished = false): SectionTiming {
+  return {
+    index,
+    id: control[index]?.id ?? 's',
+    minSeconds: control[index]?.minSeconds ?? 20,
+    openedAt: new Date(T0).toISOString(),
+    finishedAt: finished ? new Date(T0).toISOString() : null,
+    remainingSeconds: Math.ceil(remainingMs / 1000),
+    remainingMs,
+    visibleSeconds: null,
+    hiddenSeconds: null,
+  };
 }
+
+/** The server's journey at section `current` of the control condition. */
+function journeyAt(current: number): Journey {
+  return {
+    experimentId: EXP_ID,
+    step: 'sections',
+    currentSection: current,
+    condition: 'control',
+    sections: control.map((s, i) => timing(i, i < current ? 0 : s.minSeconds * 1000, i < current)),
+  } as unknown as Journey;
+}
+
+const reply = (section: SectionTiming) => ({ status: 200, body: { section, serverTime: new Date(T0).toISOString() } });
+
+function renderStatic(journey: Journey | null, refresh = vi.fn()) {
+  render(
+    <JourneyContext value={{ journey, refresh }}>
+      <MemoryRouter initialEntries={[`/experiment/${EXP_ID}/static`]}>
+        <Routes>
+          <Route path="/experiment/:experimentId/static" element={<StaticPage />} />
+          <Route path="*" element={<Where />} />
+        </Routes>
+      </MemoryRouter>
+    </JourneyContext>,
+  );
+  return refresh;
+}
+
+let visibility: DocumentVisibilityState = 'visible';
+function setVisibility(state: DocumentVisibilityState) {
+  visibility = state;
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+const click = (name: string) =>
+  act(async () => {
+    screen.getByRole('button', { name }).click();
+    await vi.advanceTimersByTimeAsync(0);
+  });
 
 beforeEach(() => {
   vi.useFakeTimers({ now: T0 });
   loginAs();
   sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
-  sessionStorage.setItem('assignedCondition', 'control');
+  visibility = 'visible';
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
 });
 
 afterEach(() => {
@@ -36,54 +83,90 @@ afterEach(() => {
 });
 
 // jsdom lays nothing out, so every section "fits on screen": the scroll rule is covered by its pure
-// function and the end-to-end test; this covers the countdown, progress and the writes.
+// function and the end-to-end test; this covers the server times, the visible-time countdown and the writes.
 describe('StaticPage', () => {
-  it('enables Next Section only after the countdown, records exposure, and moves on', async () => {
-    const api = mockApi({ 'POST /api/participants/exposures': { status: 200, body: { ok: true, sectionIndex: 0 } } });
-    renderStatic();
+  it("opens the section on the server, counts down the server's time, finishes it with visible and hidden time", async () => {
+    const api = mockApi({ [OPEN]: reply(timing(0, 15_000)), [FINISH]: reply(timing(0, 0, true)) });
+    renderStatic(journeyAt(0));
     expect(screen.getByRole('heading', { level: 1, name: control[0]?.title })).toBeInTheDocument();
+    await pass(0);
+    expect(api.calls[0]).toMatchObject({ key: OPEN, body: { experimentId: EXP_ID, sectionIndex: 0 } });
     const next = screen.getByRole('button', { name: 'Next Section' });
     expect(next).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(14_000));
+    await pass(14_000);
     expect(screen.getByText(/You can continue in 1 second\./)).toBeInTheDocument();
     expect(next).toBeDisabled();
-    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    await pass(1_000);
     expect(next).toBeEnabled();
-    await act(async () => {
-      next.click();
-      await vi.advanceTimersByTimeAsync(0);
+    await click('Next Section');
+    expect(api.calls.find((c) => c.key === FINISH)?.body).toEqual({
+      experimentId: EXP_ID,
+      sectionIndex: 0,
+      visibleSeconds: 15,
+      hiddenSeconds: 0,
     });
     expect(screen.getByRole('heading', { level: 1, name: control[1]?.title })).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Sections reviewed' })).toHaveAttribute('aria-valuenow', '25');
     expect(localStorage.getItem(`experiment_${EXP_ID}_currentSection`)).toBe('1');
-    expect(JSON.parse(localStorage.getItem(`experiment_${EXP_ID}_sectionStatus`) ?? '[]')).toEqual([
-      true,
-      false,
-      false,
-      false,
-    ]);
-    expect(api.calls[0]?.body).toEqual({ experimentId: EXP_ID, sectionIndex: 0, secondsOnScreen: 15 });
-    expect(screen.getByRole('button', { name: 'Next Section' })).toBeDisabled();
+    expect(api.calls.at(-1)).toMatchObject({ key: OPEN, body: { sectionIndex: 1 } });
   });
 
-  it('resumes after a reload with the time already spent, and Complete leads to the chat', async () => {
-    mockApi({ 'POST /api/participants/exposures': { status: 503, body: { error: 'down', code: 'INTERNAL' } } });
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    localStorage.setItem(`experiment_${EXP_ID}_currentSection`, '3');
-    localStorage.setItem(`experiment_${EXP_ID}_sectionStatus`, JSON.stringify([true, true, true, false]));
-    localStorage.setItem(`experiment_${EXP_ID}_sectionStartTime_3`, String(T0 - 12_000));
-    renderStatic();
+  it('does not count time while the page is hidden, and reports that time', async () => {
+    const api = mockApi({ [OPEN]: reply(timing(0, 15_000)), [FINISH]: reply(timing(0, 0, true)) });
+    renderStatic(journeyAt(0));
+    await pass(0);
+    await pass(5_000);
+    expect(screen.getByText(/You can continue in 10 seconds\./)).toBeInTheDocument();
+    act(() => setVisibility('hidden'));
+    await pass(30_000);
+    act(() => setVisibility('visible'));
+    expect(screen.getByText(/You can continue in 10 seconds\./)).toBeInTheDocument();
+    await pass(10_000);
+    await click('Next Section');
+    expect(api.calls.find((c) => c.key === FINISH)?.body).toMatchObject({ visibleSeconds: 15, hiddenSeconds: 30 });
+  });
+
+  it("resumes at the server's section with the server's remaining time, as on another device; Complete leads to the chat", async () => {
+    localStorage.setItem(`experiment_${EXP_ID}_currentSection`, '0');
+    mockApi({ [OPEN]: reply(timing(3, 8_000)), [FINISH]: reply(timing(3, 0, true)) });
+    renderStatic(journeyAt(3));
+    await pass(0);
     expect(screen.getByText('Section 4 of 4')).toBeInTheDocument();
     expect(screen.getByText(/You can continue in 8 seconds\./)).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(8_000));
-    const complete = screen.getByRole('button', { name: 'Complete' });
-    expect(complete).toBeEnabled();
-    await act(async () => {
-      complete.click();
-      await vi.advanceTimersByTimeAsync(0);
-    });
-    // A failed exposure write does not hold the participant up.
+    await pass(8_000);
+    await click('Complete');
     expect(screen.getByTestId('where')).toHaveTextContent(`/experiment/${EXP_ID}/chat`);
     expect(sessionStorage.getItem('staticContentReviewed')).toBe('true');
+  });
+
+  it('keeps counting when the server says the section is not done yet, and reports a failed save', async () => {
+    mockApi({
+      [OPEN]: reply(timing(0, 15_000)),
+      [FINISH]: [
+        { status: 409, body: { error: 'Please keep reading', code: 'SECTION_TOO_EARLY', remainingSeconds: 3 } },
+        { status: 503, body: { error: 'down', code: 'INTERNAL' } },
+        reply(timing(0, 0, true)),
+      ],
+    });
+    renderStatic(journeyAt(0));
+    await pass(0);
+    await pass(15_000);
+    await click('Next Section');
+    expect(screen.getByText(/You can continue in 3 seconds\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next Section' })).toBeDisabled();
+    await pass(3_000);
+    await click('Next Section');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Your progress could not be saved. Please check your connection and try again.',
+    );
+    await click('Next Section');
+    expect(screen.getByRole('heading', { level: 1, name: control[1]?.title })).toBeInTheDocument();
+  });
+
+  it("asks for the server's journey again when the server says the participant is elsewhere", async () => {
+    mockApi({ [OPEN]: { status: 409, body: { error: 'Not now', code: 'STEP_OUT_OF_ORDER', step: 'chat' } } });
+    const refresh = renderStatic(journeyAt(0));
+    await pass(0);
+    expect(refresh).toHaveBeenCalled();
   });
 });

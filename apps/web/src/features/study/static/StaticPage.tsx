@@ -1,78 +1,134 @@
-import { endpoints, studyDefinition } from '@studychat/contracts/web';
-import { useEffect, useRef, useState } from 'react';
+import { endpoints, sectionMinSeconds, studyDefinition, type SectionReply } from '@studychat/contracts/web';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { api } from '../../../lib/api';
+import { api, ApiError } from '../../../lib/api';
 import { ContentBlocks } from '../ContentBlocks';
+import { useJourney } from '../journey-context';
 import { readStudySession, setFlag } from '../study-storage';
-import { bestEffort, withRetry } from '../with-retry';
+import { withRetry } from '../with-retry';
+import { readSectionClock, reportedSeconds, startClock, writeSectionClock, type SectionClock } from './section-clock';
 import {
   canAdvance,
+  progressFromJourney,
   progressPercent,
   readProgress,
-  remainingSeconds,
-  sectionSeconds,
-  sectionStartTime,
   writeProgress,
+  writeSectionStart,
   type StaticProgress,
 } from './static-progress';
 import { useScrolledToBottom } from './use-scrolled-to-bottom';
+import { useVisibleCountdown } from './use-visible-countdown';
 
-/** `/experiment/:experimentId/static`: four timed sections; all complete leads to the chat. */
+const SAVE_FAILED = 'Your progress could not be saved. Please check your connection and try again.';
+
+const openSection = (experimentId: string, sectionIndex: number): Promise<SectionReply> =>
+  withRetry(() => api(endpoints.journey.openSection, { body: { experimentId, sectionIndex } }));
+
+/**
+ * `/experiment/:experimentId/static`: four timed sections; all complete leads to the chat. The server opens
+ * and finishes each section on its clock (the same section and time on any device); the countdown on the
+ * page runs only while the page is visible.
+ */
 export function StaticPage() {
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
-  const condition = readStudySession().assignedCondition ?? 'control';
+  const { journey, refresh } = useJourney();
+  const condition = journey?.condition ?? readStudySession().assignedCondition ?? 'control';
   const sections = studyDefinition.conditions[condition].sections;
-  const [progress, setProgress] = useState<StaticProgress>(() => readProgress(experimentId, sections.length));
+  const fromServer = () =>
+    journey?.step === 'sections'
+      ? progressFromJourney(journey, sections.length)
+      : readProgress(experimentId, sections.length);
+  const [progress, setProgress] = useState<StaticProgress>(fromServer);
+  // A journey read again (after a refusal) moves the page to the server's section.
+  const [seenJourney, setSeenJourney] = useState(journey);
+  if (journey !== seenJourney) {
+    setSeenJourney(journey);
+    setProgress(fromServer());
+  }
   const index = progress.currentSection;
   const section = sections[index];
-  const completed = progress.sectionStatus[index] === true;
-  const [startedAt, setStartedAt] = useState(() => sectionStartTime(experimentId, index, Date.now()));
-  const [now, setNow] = useState(() => Date.now());
+  const [start, setStart] = useState<{ index: number; clock: SectionClock; opened: boolean } | null>(null);
   const contentEnd = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const scrolled = useScrolledToBottom(contentEnd, index);
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = useCallback(
+    (clock: SectionClock) => writeSectionClock(experimentId, index, clock),
+    [experimentId, index],
+  );
+  const current = start?.index === index ? start : null;
+  const countdown = useVisibleCountdown(current?.clock ?? null, save);
+  const minMs = section ? sectionMinSeconds(section) * 1000 : 0;
+  const fallbackMs = journey?.sections[index]?.remainingMs ?? minMs;
 
-  const minSeconds = section ? sectionSeconds(section) : 0;
-  const remaining = remainingSeconds(minSeconds, startedAt, now, completed);
+  useEffect(() => writeProgress(experimentId, progress), [experimentId, progress]);
 
+  // Opening is idempotent: a reload or another device gets the first opening and the time left since.
   useEffect(() => {
-    if (remaining === 0) return;
-    const timer = window.setInterval(() => setNow(Date.now()), 250);
-    return () => window.clearInterval(timer);
-  }, [remaining]);
+    let live = true;
+    openSection(experimentId, index)
+      .then((reply) => {
+        if (!live) return;
+        writeSectionStart(experimentId, index, reply.section.openedAt ?? reply.serverTime, reply.serverTime);
+        const clock = startClock(reply.section.remainingMs, readSectionClock(experimentId, index));
+        setStart({ index, clock, opened: true });
+      })
+      .catch((failure: unknown) => {
+        if (!live) return;
+        if (failure instanceof ApiError && failure.code === 'STEP_OUT_OF_ORDER') return refresh();
+        console.warn('opening the section failed', failure);
+        setStart({ index, clock: startClock(fallbackMs, readSectionClock(experimentId, index)), opened: false });
+      });
+    return () => {
+      live = false;
+    };
+  }, [experimentId, index, fallbackMs, refresh]);
 
   if (!section) return null;
   const isLast = index === sections.length - 1;
-  const enabled = canAdvance(remaining, scrolled) && !busy;
+  const remaining = countdown.seconds ?? Math.ceil(fallbackMs / 1000);
+  const enabled = current !== null && canAdvance(remaining, scrolled) && !busy;
 
   async function handleNext() {
-    if (!enabled) return;
+    const clock = countdown.read();
+    if (!enabled || !clock || !current) return;
     setBusy(true);
-    const finishedAt = Date.now();
+    setError(null);
+    try {
+      if (!current.opened) await openSection(experimentId, index);
+      await api(endpoints.journey.finishSection, {
+        body: {
+          experimentId,
+          sectionIndex: index,
+          visibleSeconds: reportedSeconds(clock.visibleMs),
+          hiddenSeconds: reportedSeconds(clock.hiddenMs),
+        },
+      });
+    } catch (failure) {
+      setBusy(false);
+      // The server's clock decides: keep counting for the time it says is left.
+      if (failure instanceof ApiError && failure.code === 'SECTION_TOO_EARLY') {
+        countdown.extendTo((failure.details.remainingSeconds ?? 1) * 1000);
+        return;
+      }
+      if (failure instanceof ApiError && failure.code === 'STEP_OUT_OF_ORDER') return refresh();
+      setError(SAVE_FAILED);
+      return;
+    }
     const sectionStatus = progress.sectionStatus.map((done, i) => done || i === index);
-    // The exposure record must never hold the participant up: one retry, then only logged.
-    const secondsOnScreen = Math.round((finishedAt - startedAt) / 100) / 10;
-    void bestEffort('section exposure', () =>
-      withRetry(() =>
-        api(endpoints.participants.exposure, { body: { experimentId, sectionIndex: index, secondsOnScreen } }),
-      ),
-    );
     if (isLast) {
       writeProgress(experimentId, { currentSection: index, sectionStatus });
       setFlag('staticContentReviewed');
       navigate(`/experiment/${experimentId}/chat`, { replace: true });
       return;
     }
-    const next = { currentSection: index + 1, sectionStatus };
-    writeProgress(experimentId, next);
-    setProgress(next);
-    setStartedAt(sectionStartTime(experimentId, index + 1, finishedAt));
-    setNow(finishedAt);
+    setProgress({ currentSection: index + 1, sectionStatus });
     setBusy(false);
     window.scrollTo({ top: 0 });
     heading.current?.focus();
@@ -118,7 +174,8 @@ export function StaticPage() {
           <div className="h-full bg-brand-600 transition-all" style={{ width: `${percent}%` }} />
         </div>
       </div>
-      <Card>
+      {/* Busy until the server has opened the section and its countdown runs. */}
+      <Card aria-busy={current === null}>
         <h1
           ref={heading}
           tabIndex={-1}
@@ -129,6 +186,7 @@ export function StaticPage() {
         <ContentBlocks blocks={section.blocks} />
         <div ref={contentEnd} />
       </Card>
+      {error && <Alert className="mt-4">{error}</Alert>}
       <div className="mt-4 flex flex-col items-stretch gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-slate-700 sm:text-base">
           {remaining > 0

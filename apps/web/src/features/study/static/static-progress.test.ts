@@ -1,38 +1,59 @@
 import { describe, expect, it } from 'vitest';
 import { experimentKeys } from '../../../lib/storage-keys';
+import type { Journey } from '@studychat/contracts/web';
+import { readSectionClock, reportedSeconds, secondsLeft, startClock, tick, writeSectionClock } from './section-clock';
 import {
   canAdvance,
+  progressFromJourney,
   progressPercent,
   reachedBottom,
   readProgress,
-  remainingSeconds,
-  sectionSeconds,
-  sectionStartTime,
   writeProgress,
+  writeSectionStart,
 } from './static-progress';
 
 const EXP = 'exp-1';
-const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 
-describe('section countdown', () => {
-  it.each([
-    { case: 'not started', startedAt: null, now: T0, completed: false, expected: 20 },
-    { case: 'just started', startedAt: T0, now: T0, completed: false, expected: 20 },
-    { case: 'part-way, rounds up', startedAt: T0, now: T0 + 7_400, completed: false, expected: 13 },
-    { case: 'one ms left shows 1', startedAt: T0, now: T0 + 19_999, completed: false, expected: 1 },
-    { case: 'exactly done', startedAt: T0, now: T0 + 20_000, completed: false, expected: 0 },
-    { case: 'long past', startedAt: T0, now: T0 + 600_000, completed: false, expected: 0 },
-    { case: 'clock behind the start', startedAt: T0, now: T0 - 5_000, completed: false, expected: 20 },
-    { case: 'completed section', startedAt: T0, now: T0, completed: true, expected: 0 },
-    { case: 'completed, never started', startedAt: null, now: T0, completed: true, expected: 0 },
-  ])('$case', ({ startedAt, now, completed, expected }) => {
-    expect(remainingSeconds(20, startedAt, now, completed)).toBe(expected);
+describe('visible-time countdown', () => {
+  const fresh = { remainingMs: 20_000, visibleMs: 0, hiddenMs: 0 };
+
+  it('counts down only while the page is visible, and keeps both times', () => {
+    const a = tick(fresh, 7_400, true);
+    expect(a).toEqual({ remainingMs: 12_600, visibleMs: 7_400, hiddenMs: 0 });
+    expect(secondsLeft(a)).toBe(13);
+    const b = tick(a, 60_000, false);
+    expect(b).toEqual({ remainingMs: 12_600, visibleMs: 7_400, hiddenMs: 60_000 });
+    const c = tick(b, 30_000, true);
+    expect(c).toEqual({ remainingMs: 0, visibleMs: 37_400, hiddenMs: 60_000 });
+    expect(secondsLeft(c)).toBe(0);
+    expect(tick(c, -5_000, true)).toEqual(c);
+    expect(secondsLeft({ ...fresh, remainingMs: 1 })).toBe(1);
   });
 
-  it('uses 30 seconds when a section sets no valid minimum', () => {
-    expect(sectionSeconds({ minSeconds: 40 })).toBe(40);
-    expect(sectionSeconds({ minSeconds: 0 })).toBe(30);
-    expect(sectionSeconds({ minSeconds: Number.NaN })).toBe(30);
+  it("starts from the server's remaining time, or from more if this device still had more to count", () => {
+    expect(startClock(12_000, null)).toEqual({ remainingMs: 12_000, visibleMs: 0, hiddenMs: 0 });
+    expect(startClock(-5, null).remainingMs).toBe(0);
+    // Hidden before a reload: the device had 15 s still to count, the server only 5 s.
+    const cached = { remainingMs: 15_000, visibleMs: 5_000, hiddenMs: 10_000 };
+    expect(startClock(5_000, cached)).toEqual(cached);
+    // The server says more is left (e.g. the section was opened on another device just now).
+    expect(startClock(18_000, cached)).toEqual({ ...cached, remainingMs: 18_000 });
+  });
+
+  it('reports seconds with one decimal, within a day', () => {
+    expect(reportedSeconds(15_049)).toBe(15);
+    expect(reportedSeconds(15_050)).toBe(15.1);
+    expect(reportedSeconds(10 * 86_400_000)).toBe(86_400);
+  });
+
+  it('caches the clock per section and ignores anything malformed', () => {
+    writeSectionClock(EXP, 2, { remainingMs: 3_000, visibleMs: 17_000, hiddenMs: 4_000 });
+    expect(readSectionClock(EXP, 2)).toEqual({ remainingMs: 3_000, visibleMs: 17_000, hiddenMs: 4_000 });
+    expect(readSectionClock(EXP, 3)).toBeNull();
+    localStorage.setItem('experiment_exp-1_sectionClock_3', '{"remainingMs":-1,"visibleMs":0,"hiddenMs":0}');
+    expect(readSectionClock(EXP, 3)).toBeNull();
+    localStorage.setItem('experiment_exp-1_sectionClock_3', 'not json');
+    expect(readSectionClock(EXP, 3)).toBeNull();
   });
 });
 
@@ -95,10 +116,24 @@ describe('reload-safe progress in local storage', () => {
     expect(readProgress(EXP, 4)).toEqual({ currentSection: 1, sectionStatus: [true, false, true, false] });
   });
 
-  it('stores a section start time once and keeps it across reloads', () => {
-    expect(sectionStartTime(EXP, 1, T0)).toBe(T0);
-    expect(localStorage.getItem('experiment_exp-1_sectionStartTime_1')).toBe(String(T0));
-    expect(sectionStartTime(EXP, 1, T0 + 9_000)).toBe(T0);
-    expect(remainingSeconds(20, sectionStartTime(EXP, 1, T0 + 9_000), T0 + 9_000, false)).toBe(11);
+  it("takes the server's progress: sections finished in time, the current one, and caches the opening time", () => {
+    const section = (finishedAt: string | null, remainingMs: number) => ({
+      index: 0,
+      id: 's',
+      minSeconds: 20,
+      openedAt: '2026-11-21T09:00:00.000Z',
+      finishedAt,
+      remainingSeconds: Math.ceil(remainingMs / 1000),
+      remainingMs,
+      visibleSeconds: null,
+      hiddenSeconds: null,
+    });
+    const journey = {
+      currentSection: 2,
+      sections: [section('2026-11-21T09:00:20.000Z', 0), section('2026-11-21T09:00:40.000Z', 0), section(null, 8_000)],
+    } as unknown as Journey;
+    expect(progressFromJourney(journey, 4)).toEqual({ currentSection: 2, sectionStatus: [true, true, false, false] });
+    writeSectionStart(EXP, 2, '2026-11-21T09:00:00.000Z', '2026-11-21T09:00:12.000Z');
+    expect(Number(localStorage.getItem('experiment_exp-1_sectionStartTime_2'))).toBeCloseTo(Date.now() - 12_000, -2);
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_SECTION_SECONDS, type StaticSection } from '@studychat/contracts/web';
+import type { Journey } from '@studychat/contracts/web';
 import { experimentKeys } from '../../../lib/storage-keys';
 
 /** Scrolled-to-bottom threshold in pixels (spec section 9). */
@@ -6,24 +6,6 @@ export const SCROLL_THRESHOLD_PX = 20;
 /** First scroll check after a section appears, and the resize debounce (spec section 9). */
 export const SCROLL_CHECK_DELAY_MS = 100;
 export const RESIZE_DEBOUNCE_MS = 150;
-
-/** A section's minimum seconds; 30 when unset or invalid. */
-export function sectionSeconds(section: Pick<StaticSection, 'minSeconds'>): number {
-  return Number.isFinite(section.minSeconds) && section.minSeconds > 0 ? section.minSeconds : DEFAULT_SECTION_SECONDS;
-}
-
-/** Whole seconds left on a section's countdown: 0 once completed, the full time before it starts. */
-export function remainingSeconds(
-  minSeconds: number,
-  startedAt: number | null,
-  now: number,
-  completed: boolean,
-): number {
-  if (completed) return 0;
-  if (startedAt === null) return minSeconds;
-  const elapsed = Math.max(0, now - startedAt) / 1000;
-  return Math.max(0, Math.ceil(minSeconds - elapsed));
-}
 
 /**
  * Whether the end of the section is in view (within the threshold): true both after scrolling down
@@ -72,11 +54,19 @@ export function writeProgress(experimentId: string, progress: StaticProgress): v
   localStorage.setItem(keys.sectionStatus, JSON.stringify(progress.sectionStatus));
 }
 
-/** The stored start time of a section, writing `now` first when it has none (the countdown starts once). */
-export function sectionStartTime(experimentId: string, index: number, now: number): number {
-  const key = experimentKeys(experimentId).sectionStartTime(index);
-  const stored = Number(localStorage.getItem(key));
-  if (Number.isFinite(stored) && stored > 0) return stored;
-  localStorage.setItem(key, String(now));
-  return now;
+/** Progress as the server records it: a section is reviewed once the server accepted it as finished in time. */
+export function progressFromJourney(journey: Journey, total: number): StaticProgress {
+  const sectionStatus = Array.from({ length: total }, (_, i) => {
+    const section = journey.sections[i];
+    return section !== undefined && section.finishedAt !== null && section.remainingMs === 0;
+  });
+  const firstOpen = sectionStatus.findIndex((done) => !done);
+  const current = journey.currentSection ?? (firstOpen === -1 ? Math.max(0, total - 1) : firstOpen);
+  return { currentSection: Math.min(current, Math.max(0, total - 1)), sectionStatus };
+}
+
+/** Caches when the server opened a section, in this device's clock (spec section 3's start time). */
+export function writeSectionStart(experimentId: string, index: number, openedAt: string, serverTime: string): void {
+  const local = Date.now() - (Date.parse(serverTime) - Date.parse(openedAt));
+  if (Number.isFinite(local)) localStorage.setItem(experimentKeys(experimentId).sectionStartTime(index), String(local));
 }
