@@ -166,7 +166,7 @@ describe.each(TEST_DIALECTS)('hostile text on %s', (dialect) => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const experimentId = (await createExperiment(t(), admin)).id;
     const joined = await createAndLogin(t());
-    const assigned = await participantAt(t(), experimentId, 'assigned');
+    const assigned = await participantAt(t(), experimentId, 'sections');
     const initiated = await send(t(), assigned, 'POST', '/api/chat/initiate', { experimentId });
     const { threadId } = expectJson<{ threadId: string }>(initiated, 200);
     return { admin, experimentId, joined, assigned, threadId };

@@ -69,7 +69,7 @@ describe.each(TEST_DIALECTS)('fuzzing every route on %s', (dialect) => {
   beforeAll(async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const experimentId = (await createExperiment(t(), admin)).id;
-    const participant = await participantAt(t(), experimentId, 'assigned');
+    const participant = await participantAt(t(), experimentId, 'sections');
     const other = await participantAt(t(), experimentId, 'joined');
     const { threadId } = expectJson<{ threadId: string }>(
       await send(t(), participant, 'POST', '/api/chat/initiate', { experimentId }),
