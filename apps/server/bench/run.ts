@@ -58,6 +58,11 @@ async function httpBench(): Promise<void> {
         { headers: { authorization: `Bearer ${app.info.participant.token}` } },
       ),
       await load(
+        'GET /api/participants/journey/:id (participant)',
+        `${appUrl}/api/participants/journey/${app.info.experimentId}`,
+        { headers: { authorization: `Bearer ${app.info.participant.token}` } },
+      ),
+      await load(
         'GET /api/participants/:userId/:experimentId',
         `${appUrl}/api/participants/${app.info.participant.id}/${app.info.experimentId}`,
         { headers: { authorization: `Bearer ${app.info.participant.token}` } },
