@@ -25,7 +25,7 @@ test('the message cap ends the chat with a clear message, and Proceed opens with
   const admin = await AdminApi.login(request);
   await admin.call('PUT', `/api/experiments/${setup.experimentId}/chat-limits`, { overrides: { maxMessages: 2 } });
   await page.clock.install();
-  await reachChat(page, setup);
+  await reachChat(page, request, setup);
   await startChat(page);
   await expect(page.getByText('You can send 2 more messages in this chat.')).toBeVisible();
 
@@ -59,7 +59,7 @@ test.describe('on a phone', () => {
   }) => {
     const setup = await setupParticipant(request);
     await page.clock.install();
-    await reachChat(page, setup);
+    await reachChat(page, request, setup);
     await startChat(page);
 
     await chatInput(page).fill('x'.repeat(799));
@@ -116,7 +116,7 @@ test.describe('on a phone', () => {
 test('leaving right after Send: on return the message is there and its reply arrives', async ({ page, request }) => {
   const setup = await setupParticipant(request);
   await page.clock.install();
-  await reachChat(page, setup);
+  await reachChat(page, request, setup);
   await startChat(page);
 
   const question = 'My child is due for the MMR shot next week. Is it safe?';

@@ -7,7 +7,7 @@ import { chatClient, events, gate, REAL_INFO, streamedText, SwitchableModel } fr
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { toBool, toNumberOrNull } from '../../db/values.js';
 import { ChatModelError } from '../../llm/errors.js';
-import { MODEL_ERRORS, NO_CONDITION_MESSAGE } from './chat.service.js';
+import { MODEL_ERRORS } from './chat.service.js';
 
 describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
   const model = new SwitchableModel();
