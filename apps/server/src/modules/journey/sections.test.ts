@@ -159,7 +159,7 @@ describe.each(TEST_DIALECTS)('server-timed sections and the journey read on %s',
     const threadId = await chatRounds(t(), user, experimentId, ['ok', 'yes', 'no']);
     expect(errorOf(await post())).toMatchObject({ code: 'STEP_OUT_OF_ORDER', step: 'chat' });
     const read = await journey(user, experimentId);
-    expect(read.chat).toEqual({ threadId, rounds: 3, chars: 7, points: 33.5, complete: false });
+    expect(read.chat).toEqual({ threadId, rounds: 3, chars: 7, points: 33.5, complete: false, closed: null });
     expect(read.done).toMatchObject({ sections: true, chat: false });
     const code = await send(t(), user, 'GET', `/api/experiments/${experimentId}/completion-code?pathway=complete`);
     expect(errorOf(code).code).toBe('PATHWAY_NOT_EARNED');
@@ -177,6 +177,24 @@ describe.each(TEST_DIALECTS)('server-timed sections and the journey read on %s',
     // Chatting on after completion does not log completion again.
     await send(t(), user, 'POST', `/api/chat/threads/${threadId}/messages`, { message: COMPLETE_CHAT[2] });
     expect((await eventsOf(t(), user, experimentId)).filter((e) => e.type === 'chat_complete')).toHaveLength(1);
+  });
+
+  it('lets a chat ended by a limit end the chat step: the model never blocks the journey', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id: experimentId } = await createExperiment(t(), admin);
+    const limits = { overrides: { maxMessages: 2 } };
+    expectJson(await send(t(), admin, 'PUT', `/api/experiments/${experimentId}/chat-limits`, limits), 200);
+    const user = await participantAt(t(), experimentId, 'sections');
+    const threadId = await chatRounds(t(), user, experimentId, ['ok', 'yes']);
+    const read = await journey(user, experimentId);
+    expect(read).toMatchObject({ step: 'post_survey', done: { chat: true } });
+    expect(read.chat).toMatchObject({ threadId, rounds: 2, complete: false, closed: 'message_limit' });
+    const logged = (await eventsOf(t(), user, experimentId)).filter((e) => e.type === 'chat_complete');
+    expect(logged.map(dataOf)).toEqual([{ threadId, closed: 'message_limit', rounds: 2, points: 22.5 }]);
+    expectJson(
+      await send(t(), user, 'POST', '/api/surveys', surveyBody(user.id, experimentId, 'post', { post_intent: 5 })),
+      200,
+    );
   });
 
   it('reads the whole journey: steps done, condition, pathway, completion, sections, chat and server time', async () => {
@@ -204,7 +222,7 @@ describe.each(TEST_DIALECTS)('server-timed sections and the journey read on %s',
       pathway: null,
       completion: { alreadyCompleted: false, completionPathway: null, completionCode: null },
       sections: [],
-      chat: { threadId: null, rounds: 0, chars: 0, points: 0, complete: false },
+      chat: { threadId: null, rounds: 0, chars: 0, points: 0, complete: false, closed: null },
       serverTime: t().clock.now.toISOString(),
     });
     const done = await participantAt(t(), experimentId, 'completed', { baseline: 5 });
