@@ -469,6 +469,7 @@ describe('ChatPage: restoring', () => {
           threadId: THREAD,
           messages: [message(1, 'assistant', 'Opening'), message(2, 'user', 'Q1'), message(3, 'assistant', 'A1')],
           progress: progress(1, 2),
+          ...THREAD_EXTRA,
         }),
     });
     const chat = { threadId: THREAD, ...progress(1, 2) };
