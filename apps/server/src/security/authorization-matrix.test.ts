@@ -166,23 +166,36 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 200, 200, 404, 404, 404],
   },
   'POST /api/participants/completion': {
+    // A and B are reading the sections: completion is not their step (409 STEP_OUT_OF_ORDER).
     request: (w) => ({
       url: '/api/participants/completion',
       body: { experimentId: w.experimentId, pathway: 'complete' },
     }),
-    expect: [401, 403, 403, 404, 404, 404],
+    expect: [401, 409, 409, 404, 404, 404],
   },
   'GET /api/participants/status/:experimentId': {
     // Never 404 (docs/decisions/0007): "not completed" for anyone without a completion there.
     request: (w) => ({ url: `/api/participants/status/${w.experimentId}` }),
     expect: [401, 200, 200, 200, 200, 200],
   },
-  'POST /api/participants/exposures': {
+  'GET /api/participants/journey/:experimentId': {
+    request: (w) => ({ url: `/api/participants/journey/${w.experimentId}` }),
+    expect: [401, 200, 200, 404, 404, 404],
+  },
+  'POST /api/participants/sections/open': {
     request: (w) => ({
-      url: '/api/participants/exposures',
-      body: { experimentId: w.experimentId, sectionIndex: 0, secondsOnScreen: 30 },
+      url: '/api/participants/sections/open',
+      body: { experimentId: w.experimentId, sectionIndex: 0 },
     }),
     expect: [401, 200, 200, 404, 404, 404],
+  },
+  'POST /api/participants/sections/finish': {
+    // Not opened yet: out of order for A and B.
+    request: (w) => ({
+      url: '/api/participants/sections/finish',
+      body: { experimentId: w.experimentId, sectionIndex: 0, visibleSeconds: 30, hiddenSeconds: 0 },
+    }),
+    expect: [401, 409, 409, 404, 404, 404],
   },
   'POST /api/surveys': {
     request: (w) => ({
@@ -194,12 +207,14 @@ const MATRIX: Record<string, Row> = {
         responses: { post_intent: 5 },
       },
     }),
-    // An admin may act for a participant (assertSelfOrAdmin); an analyst may not.
-    expect: [401, 200, 403, 403, 403, 200],
+    // An admin may act for a participant (assertSelfOrAdmin); an analyst may not. A is reading the sections,
+    // so the post-survey is out of order (409) for A and for an admin acting for A.
+    expect: [401, 409, 403, 403, 403, 409],
   },
   'POST /api/chat/initiate': {
+    // A and B already have a thread (a repeat); the others have no participation there.
     request: (w) => ({ url: '/api/chat/initiate', body: { experimentId: w.experimentId } }),
-    expect: [401, 200, 200, 403, 403, 403],
+    expect: [401, 200, 200, 404, 404, 404],
   },
   'GET /api/chat/threads/:threadId/initial-message': {
     request: (w) => ({ url: `/api/chat/threads/${w.threadOfA}/initial-message` }),

@@ -31,7 +31,7 @@ export function toState(facts: JourneyFacts, study: StudyDefinition): JourneySta
   const condition = assignment.assigned_condition;
   const sections = condition ? study.conditions[condition].sections : [];
   const records: JourneyRecords = {
-    consented: assignment.consent_timestamp !== null,
+    consented: assignment.consent_given || assignment.consent_timestamp !== null,
     entryChoice: facts.surveys.entryChoice,
     baseline: facts.surveys.baseline,
     preSurvey: facts.surveys.pre,
