@@ -11,6 +11,7 @@ import { buildApp } from '../app.js';
 import type { AppConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
+import { builtInStudy } from '../lib/deps.js';
 import { createStudyScriptedModel } from '../llm/create-chat-model.js';
 import { createAndLogin, TestClock, testConfig, type TestApp, type TestUser } from '../../test/app.js';
 import { TEST_DIALECTS, type TestDialect } from '../../test/databases.js';
@@ -64,7 +65,14 @@ async function openApp(config: AppConfig, dialect: TestDialect): Promise<TestApp
   const database = createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgPoolSize: 4 });
   await migrateToLatest(database.db);
   const clock = new TestClock();
-  const deps = { database, clock: clock.fn, newId: randomUUID, random: Math.random, llm: createStudyScriptedModel() };
+  const deps = {
+    database,
+    clock: clock.fn,
+    newId: randomUUID,
+    random: Math.random,
+    llm: createStudyScriptedModel(),
+    studies: builtInStudy,
+  };
   const app = await buildApp(config, deps);
   return { app, database, deps, clock, dialect };
 }
