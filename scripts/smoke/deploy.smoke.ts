@@ -246,10 +246,22 @@ describe(`npm start on ${serverUrl ? 'PostgreSQL with two workers' : 'SQLite wit
     await survey(q.token, q.userId, qid, 'pre', { age: '35-44', sex: 'female', political_leaning: 'moderate' });
     const assigned = await ok('POST', '/api/participants/assign-condition', q.token, { experimentId });
     expect(['mmr', 'control']).toContain(assigned.json.assigned_condition);
-    const thread = await ok('POST', '/api/chat/initiate', q.token, { experimentId });
-    const stream = await ok('GET', `/api/chat/threads/${String(thread.json.threadId)}/initial-message`, q.token);
-    expect(stream.text).toContain('data: [DONE]');
-    expect(stream.text).not.toContain('"error"');
+    // The sections are timed on the server's real clock (docs/decisions/0010): the first one opens, finishing
+    // it at once is refused with the time left, and the chat does not open before the sections are read.
+    const opened = await ok('POST', '/api/participants/sections/open', q.token, { experimentId, sectionIndex: 0 });
+    expect(opened.json).toMatchObject({ section: { index: 0, finishedAt: null } });
+    const early = await call('POST', '/api/participants/sections/finish', q.token, {
+      experimentId,
+      sectionIndex: 0,
+      visibleSeconds: 15,
+      hiddenSeconds: 0,
+    });
+    expect(early.status).toBe(409);
+    expect(early.json).toMatchObject({ code: 'SECTION_TOO_EARLY' });
+    const chat = await call('POST', '/api/chat/initiate', q.token, { experimentId });
+    expect(chat.json).toMatchObject({ code: 'STEP_OUT_OF_ORDER', step: 'sections' });
+    const journey = await ok('GET', `/api/participants/journey/${experimentId}`, q.token);
+    expect(journey.json).toMatchObject({ step: 'sections', currentSection: 0 });
 
     // The admin sees both, and both logins as used.
     const rows = await ok('GET', `/api/experiments/${experimentId}/participants-detailed`, admin.token);
