@@ -4,6 +4,7 @@ import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } f
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
 import { errorOf, eventsOf, participantRecords, twoSectionStudy } from './journey.testing.js';
+import { MAX_LOGGED_REFUSALS } from './journey.service.js';
 
 // The journey's routes as a hostile participant would call them: the same write many times at once, another
 // participant's records, malformed and hostile values. Every answer is a clear 4xx or the first result,
@@ -267,5 +268,28 @@ describe.each(TEST_DIALECTS)('journey under attack on %s', (dialect) => {
       completionCode: 'FORGED',
     });
     expect(expectJson<{ completionCode: string }>(status, 200).completionCode).toBe('CODE-COMPLETE');
+  });
+
+  it('keeps refusing a flood of out-of-order and too-early writes, but logs only the first few', async () => {
+    const experimentId = await experiment();
+    const user = await participantAt(t(), experimentId, 'assigned');
+    expectJson(await sections(user, experimentId, 'open', 0), 200);
+    const extra = 5;
+    for (let i = 0; i < MAX_LOGGED_REFUSALS + extra; i += 1) {
+      // Alternate an out-of-order write (the post-survey) with a too-early finish of the open section.
+      const res =
+        i % 2 === 0
+          ? await survey(user, experimentId, 'post', { post_intent: 3 })
+          : await sections(user, experimentId, 'finish', 0);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(errorOf(res).code).toBe(i % 2 === 0 ? 'STEP_OUT_OF_ORDER' : 'SECTION_TOO_EARLY');
+    }
+    const types = await typesOf(user, experimentId);
+    const refusals = types.filter((type) => type === 'out_of_order' || type === 'section_too_early');
+    expect(refusals).toHaveLength(MAX_LOGGED_REFUSALS);
+    // The journey still moves on, and its own events are still logged after the cap.
+    t().clock.advance(60_000);
+    expectJson(await sections(user, experimentId, 'finish', 0), 200);
+    expect((await typesOf(user, experimentId)).at(-1)).toBe('section_finished');
   });
 });

@@ -34,6 +34,23 @@ export async function appendEvent(db: Kysely<DB>, event: NewJourneyEvent): Promi
     .execute();
 }
 
+/** How many events of the given types one participant has in an experiment. */
+export async function countParticipantEvents(
+  db: Kysely<DB>,
+  experimentId: string,
+  userId: string,
+  types: readonly JourneyEventType[],
+): Promise<number> {
+  const row = await db
+    .selectFrom('journey_events')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('experiment_id', '=', experimentId)
+    .where('user_id', '=', userId)
+    .where('type', 'in', types)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** An experiment's events after position `afterSeq`, oldest first (what a live monitor or an export pages through). */
 export function listEventsAfter(
   db: Kysely<DB>,

@@ -11,7 +11,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
 import { findAssignment, lockAssignment } from '../participants/assignments.repository.js';
-import { appendEvent } from './journey-events.repository.js';
+import { appendEvent, countParticipantEvents } from './journey-events.repository.js';
 import { loadJourneyState, type JourneyState, type LoadScope } from './journey-records.js';
 import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
 import { toJourney } from './journey.mapper.js';
@@ -71,13 +71,22 @@ export function stepOutOfOrder(state: JourneyState): AppError {
   });
 }
 
+/** Events that record a refused write: a participant can send these at will, so only the first few are kept. */
+const REFUSAL_EVENTS = ['out_of_order', 'section_too_early'] as const satisfies readonly JourneyEventType[];
+/**
+ * Refusal events logged per participant and experiment; later refusals are still refused (409) but not logged,
+ * so a script hammering the API cannot grow the event log without bound (a real participant makes a handful).
+ */
+export const MAX_LOGGED_REFUSALS = 50;
+
 type Settled<T> = { kind: 'done'; value: T } | { kind: 'refused'; error: AppError } | { kind: 'absent' };
 
 /**
  * Runs one journey write for a participant (docs/decisions/0009), in one transaction:
  * - a write the records already hold is an idempotent repeat: `repeat` returns the first result;
  * - a write at the participant's current step is applied and its event appended;
- * - any other write is refused with 409 STEP_OUT_OF_ORDER, and an `out_of_order` event is the only row written.
+ * - any other write is refused with 409 STEP_OUT_OF_ORDER, and an `out_of_order` event is the only row written
+ *   (the first MAX_LOGGED_REFUSALS refusals per participant; later ones are refused without a row).
  * 404 when the participant has not joined the experiment.
  */
 export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, handlers: StepHandlers<T>): Promise<T> {
@@ -88,8 +97,12 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
     const now = deps.clock();
     const state = await loadJourneyState(trx, study, assignment, scopeOf(input.write));
     const ctx: StepContext = { trx, state, study, now };
-    const log = (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) =>
-      appendEvent(trx, {
+    const log = async (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) => {
+      if ((REFUSAL_EVENTS as readonly JourneyEventType[]).includes(type)) {
+        const logged = await countParticipantEvents(trx, input.experimentId, input.userId, REFUSAL_EVENTS);
+        if (logged >= MAX_LOGGED_REFUSALS) return;
+      }
+      await appendEvent(trx, {
         experimentId: input.experimentId,
         userId: input.userId,
         assignmentId: assignment.id,
@@ -98,6 +111,7 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
         data,
         createdAt: now.toISOString(),
       });
+    };
 
     if (isWriteDone(input.write, state.records)) return { kind: 'done', value: await handlers.repeat(ctx) };
     if (!isWriteAllowed(input.write, state.records, state.position)) {
