@@ -3,6 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { countingDialect, type QueryCounter } from './query-counter.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -10,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** Statements sent so far (transaction control included): `npm run bench:journey`, query-count tests. */
+  queries: QueryCounter;
   /** True when a trivial query succeeds. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -78,10 +81,12 @@ export function createDatabase(options: DatabaseOptions): Database {
       max: options.pgPoolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const { dialect, counter } = countingDialect(new PostgresDialect({ pool }));
+    const db = new Kysely<DB>({ dialect });
     return {
       db,
       dialect: 'postgres',
+      queries: counter,
       ping: () => ping(db),
       close: () => db.destroy(),
     };
@@ -92,10 +97,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: wrapSqlite(raw) }) });
+  const { dialect, counter } = countingDialect(new SqliteDialect({ database: wrapSqlite(raw) }));
+  const db = new Kysely<DB>({ dialect });
   return {
     db,
     dialect: 'sqlite',
+    queries: counter,
     ping: () => ping(db),
     close: () => db.destroy(),
   };

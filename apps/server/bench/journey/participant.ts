@@ -1,0 +1,152 @@
+// One participant's whole journey: every call the web app makes, in its order (captured from the
+// browser on the complete pathway: landing with Prolific parameters, consent, entry 'questions', baseline,
+// pre-survey, the four timed sections, the chat's opening and three rounds, post-survey, code, logout).
+
+export interface CallRecord {
+  /** Method and route pattern, e.g. `GET /api/participants/journey/:experimentId`. */
+  endpoint: string;
+  ms: number;
+  ok: boolean;
+  /** An event stream (the chat's replies): its time is the whole reply, not a request's latency. */
+  streaming: boolean;
+  error?: string;
+}
+
+export interface JourneyInput {
+  base: string;
+  experimentId: string;
+  credential: { email: string; password: string };
+  /** 1-6: the baseline intention (it picks the randomisation stratum). */
+  intention: number;
+  /** Waits between opening and finishing a section; the server clock jumps past each minimum meanwhile. */
+  sectionWaitMs: number;
+  record: (call: CallRecord) => void;
+}
+
+const MESSAGES = [
+  'Hello, I have heard that the MMR vaccine might cause autism. Is that true?',
+  'What side effects should I expect after the shot, and how long do they usually last?',
+  'Thank you. Is it better to wait until my child is older before getting the second dose?',
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runJourney(input: JourneyInput): Promise<void> {
+  const { base, experimentId: id } = input;
+  let token = '';
+  const call = async <T = unknown>(
+    method: string,
+    endpoint: string,
+    url: string,
+    body?: object,
+    options: { expect?: number; streaming?: boolean } = {},
+  ): Promise<T> => {
+    const started = performance.now();
+    let ok = false;
+    let error: string | undefined;
+    let text = '';
+    try {
+      const res = await fetch(base + url, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      text = await res.text();
+      ok = res.status === (options.expect ?? res.status) && (options.expect !== undefined || res.ok);
+      if (ok && options.streaming && !text.includes('[DONE]')) {
+        ok = false;
+        error = 'stream ended without [DONE]';
+      }
+      if (!ok) error ??= `${res.status} ${text.slice(0, 200)}`;
+    } catch (caught) {
+      error = String(caught);
+    }
+    input.record({
+      endpoint: `${method} ${endpoint}`,
+      ms: performance.now() - started,
+      ok,
+      streaming: options.streaming ?? false,
+      ...(error ? { error } : {}),
+    });
+    if (!ok) throw new Error(`${method} ${url}: ${error}`);
+    return (text && !options.streaming ? JSON.parse(text) : undefined) as T;
+  };
+
+  const login = await call<{ token: string; user: { id: string } }>('POST', '/api/auth/login', '/api/auth/login', {
+    email: input.credential.email,
+    password: input.credential.password,
+  });
+  token = login.token;
+  const userId = login.user.id;
+  const pid = `BENCH${userId.replaceAll('-', '').slice(0, 16).toUpperCase()}`;
+  const joinBody = { user_id: userId, experiment_id: id, prolific_pid: pid, study_id: 'bench', session_id: 'bench' };
+  const journey = () => call('GET', '/api/participants/journey/:experimentId', `/api/participants/journey/${id}`);
+  const survey = (survey_type: string, responses: object) =>
+    call('POST', '/api/surveys', '/api/surveys', {
+      user_id: userId,
+      experiment_id: id,
+      prolific_pid: pid,
+      survey_type,
+      responses,
+    });
+
+  await call('POST', '/api/participants', '/api/participants', joinBody, { expect: 201 });
+  await call('PUT', '/api/participants/prolific-id', '/api/participants/prolific-id', {
+    experimentId: id,
+    prolificId: pid,
+  });
+  await journey();
+  await call('POST', '/api/participants/consent', '/api/participants/consent', { experimentId: id });
+  await journey();
+  await survey('entry', { choice: 'questions' });
+  await journey();
+  const baseline = { vaccination_intention: String(input.intention) };
+  await survey('baseline', baseline);
+  await journey();
+  await survey('pre', { age: '35-44', sex: 'male', political_leaning: 'liberal' });
+  // The pre-survey page makes sure of the assignment (it exists: 409, then read) and of the baseline.
+  await call('POST', '/api/participants', '/api/participants', joinBody, { expect: 409 });
+  await call('GET', '/api/participants/:userId/:experimentId', `/api/participants/${userId}/${id}`);
+  await survey('baseline', baseline);
+  await call('POST', '/api/participants/assign-condition', '/api/participants/assign-condition', { experimentId: id });
+  await journey();
+  await journey();
+  for (let sectionIndex = 0; sectionIndex < 4; sectionIndex++) {
+    await call('POST', '/api/participants/sections/open', '/api/participants/sections/open', {
+      experimentId: id,
+      sectionIndex,
+    });
+    await sleep(input.sectionWaitMs);
+    await call('POST', '/api/participants/sections/finish', '/api/participants/sections/finish', {
+      experimentId: id,
+      sectionIndex,
+      visibleSeconds: 41,
+      hiddenSeconds: 0,
+    });
+  }
+  await journey();
+  const { threadId } = await call<{ threadId: string }>('POST', '/api/chat/initiate', '/api/chat/initiate', {
+    experimentId: id,
+  });
+  const thread = `/api/chat/threads/${threadId}`;
+  await call('GET', '/api/chat/threads/:threadId/initial-message', `${thread}/initial-message`, undefined, {
+    streaming: true,
+  });
+  for (const message of MESSAGES) {
+    await call('POST', '/api/chat/threads/:threadId/messages', `${thread}/messages`, { message }, { streaming: true });
+    await call('GET', '/api/chat/threads/:threadId/messages', `${thread}/messages`);
+  }
+  await journey();
+  await survey('post', { post_intent: 6 });
+  const code = '/api/experiments/:id/completion-code';
+  await call('GET', code, `/api/experiments/${id}/completion-code?pathway=complete`);
+  await call('POST', '/api/participants/completion', '/api/participants/completion', {
+    experimentId: id,
+    pathway: 'complete',
+  });
+  await call('GET', code, `/api/experiments/${id}/completion-code?pathway=complete`);
+  await call('POST', '/api/auth/logout', '/api/auth/logout', {});
+}

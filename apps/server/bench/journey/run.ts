@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { JourneyCheck } from './checks.js';
+import type { EndpointFigure } from './load.js';
+
+// `npm run bench:journey`: N participants arriving over T seconds, each making every call the web app
+// makes on the complete pathway (scripted model), against the real server on SQLite and on PostgreSQL
+// (BENCH_DATABASE_URL or TEST_DATABASE_URL). Server and load generator run in processes of their own. It
+// prints statements and server CPU per journey (the server process's CPU, the database's own excluded),
+// p50/p99 per endpoint, errors and the randomisation and data checks, each with its verdict. The
+// budget run (DESIGN.md section 6, issue 16) is the default: 1,000 participants over 60 s.
+//   npm run bench:journey -- --participants 20 --seconds 5 --dialect sqlite
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: flags } = parseArgs({
+  options: {
+    participants: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '60' },
+    dialect: { type: 'string', default: 'sqlite,postgres' },
+    'section-wait-ms': { type: 'string', default: '1500' },
+  },
+});
+const participants = Number(flags.participants);
+const seconds = Number(flags.seconds);
+const sectionWaitMs = Number(flags['section-wait-ms']);
+
+const BUDGET = {
+  queriesPerJourney: 75,
+  p99Ms: 50,
+  cpuMsPerJourney: { sqlite: 20, postgres: 30 } as Record<string, number>,
+};
+const verdict = (ok: boolean) => (ok ? 'within budget' : 'OVER BUDGET');
+
+interface LineProcess {
+  next<T>(): Promise<T>;
+  send(line: string): void;
+  exited: Promise<number | null>;
+}
+
+function start(script: string, args: string[], env: Record<string, string>): LineProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script), ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async next<T>() {
+      const line = await lines.next();
+      if (line.done) throw new Error(`${script} ended early (exit code ${String(await exited)})`);
+      return JSON.parse(line.value) as T;
+    },
+    send: (line) => child.stdin.write(line + '\n'),
+    exited,
+  };
+}
+
+interface Stats {
+  queries: number;
+  cpuMs: number;
+}
+interface LoadResult {
+  endpoints: EndpointFigure[];
+  requests: number;
+  failures: string[];
+  failed: number;
+  wallSeconds: number;
+}
+
+async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string): Promise<boolean> {
+  const server = start('server.ts', [], {
+    BENCH_DIALECT: dialect,
+    BENCH_PARTICIPANTS: String(participants),
+    ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+  });
+  const info = await server.next<{ port: number; experimentId: string; credentials: unknown[] }>();
+  server.send('stats');
+  const before = await server.next<Stats>();
+  const load = start(
+    'load.ts',
+    [
+      JSON.stringify({
+        base: `http://127.0.0.1:${info.port}`,
+        experimentId: info.experimentId,
+        credentials: info.credentials,
+        seconds,
+        sectionWaitMs,
+      }),
+    ],
+    {},
+  );
+  const result = await load.next<LoadResult>();
+  await load.exited;
+  server.send('stats');
+  const after = await server.next<Stats>();
+  server.send('check');
+  const checks = await server.next<JourneyCheck[]>();
+  server.send('stop');
+  await server.exited;
+
+  const queries = (after.queries - before.queries) / participants;
+  const cpu = (after.cpuMs - before.cpuMs) / participants;
+  const errors = result.endpoints.reduce((sum, e) => sum + e.errors, 0);
+  console.log(
+    `\n${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${participants} participants over ${seconds} s, ` +
+      `${result.requests} requests (${(result.requests / participants).toFixed(1)} per journey) in ${result.wallSeconds.toFixed(1)} s`,
+  );
+  console.log(
+    'endpoint'.padEnd(52),
+    'calls'.padStart(6),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    ' errors  verdict',
+  );
+  let ok = true;
+  for (const e of result.endpoints) {
+    const within = e.errors === 0 && (e.streaming || e.p99Ms < BUDGET.p99Ms);
+    ok &&= within;
+    console.log(
+      (e.endpoint + (e.streaming ? ' (stream)' : '')).padEnd(52),
+      String(e.count).padStart(6),
+      e.p50Ms.toFixed(1).padStart(8),
+      e.p99Ms.toFixed(1).padStart(8),
+      String(e.errors).padStart(7),
+      ` ${e.streaming ? (e.errors === 0 ? 'no errors (whole reply, no latency budget)' : 'ERRORS') : verdict(within)}`,
+    );
+  }
+  for (const failure of result.failures) console.log(`  failed journey: ${failure}`);
+  const queriesOk = queries <= BUDGET.queriesPerJourney;
+  const cpuBudget = BUDGET.cpuMsPerJourney[dialect] ?? 0;
+  const cpuOk = cpu <= cpuBudget;
+  console.log(`queries per journey: ${queries.toFixed(1)}  ${verdict(queriesOk)} (budget ${BUDGET.queriesPerJourney})`);
+  console.log(`server CPU per journey: ${cpu.toFixed(1)} ms  ${verdict(cpuOk)} (budget ${cpuBudget} ms, Node only)`);
+  console.log(`errors: ${errors} (${result.failed} journeys failed)  ${verdict(errors === 0 && result.failed === 0)}`);
+  for (const c of checks) console.log(`check: ${c.name}: ${c.ok ? 'ok' : 'FAILED'} (${c.detail})`);
+  return ok && queriesOk && cpuOk && errors === 0 && result.failed === 0 && checks.every((c) => c.ok);
+}
+
+const dialects = flags.dialect.split(',').map((d) => d.trim());
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+let all = true;
+if (dialects.includes('sqlite')) all = (await runDialect('sqlite')) && all;
+if (dialects.includes('postgres')) {
+  if (pgUrl) all = (await runDialect('postgres', pgUrl)) && all;
+  else console.log('\nPostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL to include it');
+}
+console.log(`\nJourney bench: ${all ? 'everything within budget' : 'SOMETHING OVER BUDGET or failed (see above)'}`);

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { buildConfig, parseEnv } from '../../src/config.js';
+import { createDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrator.js';
+import { defaultDeps } from '../../src/lib/deps.js';
+import { createOffsetClock } from '../../src/lib/test-clock.js';
+import { createChatModel } from '../../src/llm/create-chat-model.js';
+import { createUser } from '../../src/modules/users/users.service.js';
+import { checkJourneyData } from './checks.js';
+
+// The server side of `npm run bench:journey`: the real app (scripted model, as `LLM_PROVIDER=scripted`
+// runs it) on a fresh SQLite file or PostgreSQL schema, with one experiment and N study logins. It prints
+// one JSON line, then answers commands on stdin, one JSON line each: `stats` (statements sent and this
+// process's CPU), `check` (the randomisation and data checks), `stop`.
+//
+// The server clock is real time that also jumps SECTION_JUMP_MS every second, so a participant who
+// reads a section for a little over a second has met every section's minimum (the longest is 40 s)
+// without the bench waiting minutes; tokens (12 h) outlive any run.
+const SECTION_JUMP_MS = 41_000;
+
+const dialect = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+const participants = Number(process.env.BENCH_PARTICIPANTS ?? '10');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'studychat-journey-'));
+const config = buildConfig(
+  parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production', LLM_PROVIDER: 'scripted' }),
+);
+
+async function openDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const database = createDatabase({ sqliteFile: config.sqliteFile });
+    await migrateToLatest(database.db);
+    return { database, drop: () => Promise.resolve() };
+  }
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) throw new Error('BENCH_DATABASE_URL is not set');
+  const schema = `bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create schema ${schema}`);
+  const database = createDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema });
+  await migrateToLatest(database.db, { schema });
+  return { database, drop: () => admin(`drop schema if exists ${schema} cascade`) };
+}
+
+const { database, drop } = await openDatabase();
+const clockControl = createOffsetClock();
+const tick = setInterval(() => clockControl.advance(SECTION_JUMP_MS), 1000);
+const deps = { ...defaultDeps(database, createChatModel(config.llm)), clock: clockControl.clock };
+const app = await buildApp({ ...config, webDistDir: undefined }, deps);
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+const adminEmail = 'admin@bench.test';
+const adminPassword = 'bench-admin-password-123';
+await createUser(deps, { email: adminEmail, password: adminPassword, isAdmin: true });
+async function call<T>(method: 'POST' | 'PUT', url: string, token: string | null, payload: object): Promise<T> {
+  const res = await app.inject({
+    method,
+    url,
+    payload,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+const { token } = await call<{ token: string }>('POST', '/api/auth/login', null, {
+  email: adminEmail,
+  password: adminPassword,
+});
+const experiment = await call<{ id: string }>('POST', '/api/experiments', token, { name: 'Journey bench' });
+await call('PUT', `/api/experiments/${experiment.id}/completion-codes`, token, {
+  codes: { complete: 'BENCH-COMPLETE', exitnoqualms: 'BENCH-NOQUALMS', exitceiling: 'BENCH-CEILING' },
+});
+const credentials: { email: string; password: string }[] = [];
+while (credentials.length < participants) {
+  const count = Math.min(500, participants - credentials.length);
+  credentials.push(
+    ...(await call<{ email: string; password: string }[]>(
+      'POST',
+      `/api/experiments/${experiment.id}/batch-credentials`,
+      token,
+      { count },
+    )),
+  );
+}
+
+const address = app.server.address();
+const port = address && typeof address === 'object' ? address.port : 0;
+const write = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n');
+write({ port, experimentId: experiment.id, credentials });
+
+for await (const line of createInterface({ input: process.stdin })) {
+  const command = line.trim();
+  if (command === 'stats') {
+    const cpu = process.cpuUsage();
+    write({ queries: database.queries.count, cpuMs: (cpu.user + cpu.system) / 1000 });
+  } else if (command === 'check') {
+    write(await checkJourneyData(database, experiment.id));
+  } else if (command === 'stop') {
+    break;
+  }
+}
+clearInterval(tick);
+await app.close();
+await database.close();
+await drop();
+process.exit(0);
