@@ -26,6 +26,8 @@ import { registerParticipantRoutes } from './modules/participants/participants.r
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { registerMonitorRoutes } from './modules/monitor/monitor.routes.js';
+import { LastSeen } from './modules/monitor/last-seen.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
 /** What every module's register function receives. */
@@ -58,7 +60,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerErrorHandler(app);
   registerSecurity(app);
   const signer = new TokenSigner(config.jwtSecret);
-  const guards = registerAuth(app, deps, signer);
+  // Any participant API call counts as activity on the monitor (at most one write per 30 s each).
+  const lastSeen = new LastSeen(deps.database.db, deps.clock);
+  const guards = registerAuth(app, deps, signer, (userId) => lastSeen.touch(userId));
   registerAudit(app, deps);
   const ctx: AppContext = { config, deps, guards };
 
@@ -85,6 +89,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAdminRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerMonitorRoutes(app, ctx);
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
   if (config.env === 'test' && config.testClock && deps.clockControl) {
     registerTestClockRoutes(app, ctx, deps.clockControl);

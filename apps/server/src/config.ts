@@ -237,6 +237,8 @@ export interface AppConfig {
   llm: LlmConfig;
   /** The chat's limits for experiments that set none of their own (README, "Chat limits"). */
   chatLimits: ChatLimits;
+  /** The monitor's event stream timing; tests shorten it (modules/monitor/monitor.routes.ts has the defaults). */
+  monitorStream?: { pollMs?: number; maxMs?: number; keepAliveMs?: number };
 }
 
 export interface HttpLimits {

@@ -43,3 +43,18 @@ export async function dropTestSchemas(): Promise<void> {
   for (const schema of schemas.splice(0)) await admin.query(`drop schema if exists ${schema} cascade`);
   await admin.end();
 }
+
+/**
+ * Two or more connections (pools) to ONE new migrated PostgreSQL schema: what several server processes
+ * sharing a database see. Dropped by `dropTestSchemas`.
+ */
+export async function createSharedPgDatabases(count: number): Promise<Database[]> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const first = await createTestDatabase('postgres');
+  const schema = schemas[schemas.length - 1];
+  const rest = Array.from({ length: count - 1 }, () =>
+    createDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 4 }),
+  );
+  return [first, ...rest];
+}

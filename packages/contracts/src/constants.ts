@@ -62,6 +62,33 @@ export const JOURNEY_EVENT_TYPES = [
 ] as const;
 export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
 
+/**
+ * A participant's status on the monitor and in participants.csv (docs/decisions/0030): completed (completion
+ * recorded), screened_out (at the no-concerns or ceiling exit, completion not recorded yet), stale (in progress
+ * without activity for the experiment's stale minutes), in_progress (everyone else).
+ */
+export const PARTICIPANT_STATUSES = ['in_progress', 'screened_out', 'completed', 'stale'] as const;
+export type ParticipantStatusName = (typeof PARTICIPANT_STATUSES)[number];
+/** Stale after this many minutes without activity unless the experiment sets its own. */
+export const MONITOR_STALE_MINUTES_DEFAULT = 30;
+export const MONITOR_STALE_MINUTES_MAX = 10_080;
+export const TARGET_SAMPLE_SIZE_MAX = 1_000_000;
+/** The monitor's funnel, in order: how many got past each point. */
+export const MONITOR_FUNNEL_STEPS = [
+  'logged_in',
+  'joined',
+  'consented',
+  'entry',
+  'baseline',
+  'pre_survey',
+  'assigned',
+  'sections',
+  'chat',
+  'post_survey',
+  'completed',
+] as const;
+export type MonitorFunnelStep = (typeof MONITOR_FUNNEL_STEPS)[number];
+
 export const AGE_GROUPS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
 export const SEXES = ['female', 'male', 'other', 'prefer-not'] as const;
 export const POLITICAL_LEANINGS = ['liberal', 'moderate', 'conservative', 'prefer-not'] as const;

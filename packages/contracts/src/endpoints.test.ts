@@ -7,6 +7,7 @@ import {
   experimentRoutes,
   healthRoutes,
   journeyRoutes,
+  monitorRoutes,
   participantRoutes,
   securityRoutes,
   surveyRoutes,
@@ -20,6 +21,7 @@ const routeGroups = {
   surveys: surveyRoutes,
   chat: chatRoutes,
   journey: journeyRoutes,
+  monitor: monitorRoutes,
   admin: adminRoutes,
   security: securityRoutes,
 } as const;

@@ -11,6 +11,7 @@ import type { chatRoutes } from './chat.js';
 import type { journeyRoutes } from './journey.js';
 import type { adminRoutes } from './admin.js';
 import type { securityRoutes } from './security.js';
+import type { monitorRoutes } from './monitor.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -32,6 +33,7 @@ type C = typeof chatRoutes;
 type D = typeof adminRoutes;
 type Y = typeof securityRoutes;
 type J = typeof journeyRoutes;
+type M = typeof monitorRoutes;
 
 export const endpoints = {
   auth: {
@@ -70,6 +72,12 @@ export const endpoints = {
     get: endpoint<J['get']>('GET', '/api/participants/journey/:experimentId'),
     openSection: endpoint<J['openSection']>('POST', '/api/participants/sections/open'),
     finishSection: endpoint<J['finishSection']>('POST', '/api/participants/sections/finish'),
+  },
+  monitor: {
+    get: endpoint<M['get']>('GET', '/api/experiments/:id/monitor'),
+    updateSettings: endpoint<M['updateSettings']>('PUT', '/api/experiments/:id/monitor/settings'),
+    stream: endpoint<M['stream']>('GET', '/api/experiments/:id/monitor/stream'),
+    heartbeat: endpoint<M['heartbeat']>('POST', '/api/participants/heartbeat'),
   },
   surveys: {
     submit: endpoint<S['submit']>('POST', '/api/surveys'),

@@ -8,8 +8,10 @@ import {
   EXPERIMENT_DESCRIPTION_MAX,
   EXPERIMENT_NAME_MAX,
   EXPORT_FILES,
+  PARTICIPANT_STATUSES,
   STUDY_LOGIN_STATUSES,
 } from './constants.js';
+import { FullParticipantSummary } from './monitor.js';
 import { ChatLimitsReply, UpdateChatLimitsBody } from './chat-settings.js';
 
 export const CompletionCodes = z.object({
@@ -99,6 +101,8 @@ export const DetailedParticipantRow = z.object({
   post_intent: z.number().int().nullable(),
   /** post_intent minus pre_intent; null when either is missing. */
   delta: z.number().int().nullable(),
+  /** in_progress, screened_out, completed or stale (the monitor's rule, docs/decisions/0030). */
+  status: z.enum(PARTICIPANT_STATUSES),
 });
 export type DetailedParticipantRow = z.infer<typeof DetailedParticipantRow>;
 
@@ -154,7 +158,7 @@ export const experimentRoutes = {
     method: 'GET',
     path: '/api/experiments/:id/participant-summary',
     params: IdParams,
-    reply: ParticipantSummary,
+    reply: FullParticipantSummary,
   }),
   participantsDetailed: defineRoute({
     method: 'GET',

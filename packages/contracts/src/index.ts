@@ -12,6 +12,7 @@ export * from './chat.js';
 export * from './chat-limits.js';
 export * from './chat-settings.js';
 export * from './journey.js';
+export * from './monitor.js';
 export * from './admin.js';
 export * from './security.js';
 export * from './endpoints.js';

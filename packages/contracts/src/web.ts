@@ -19,6 +19,7 @@ export type * from './participants.js';
 export type * from './surveys.js';
 export type * from './chat.js';
 export type * from './journey.js';
+export type * from './monitor.js';
 export type * from './admin.js';
 export type * from './security.js';
 export type { Role } from './auth.js';

@@ -24,6 +24,8 @@ export interface UsersTable {
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
   last_login_at: DbTimestamp | null;
+  /** The participant's last API call, written at most once per 30 s (modules/monitor/last-seen.ts). */
+  last_seen_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -88,6 +90,10 @@ export interface ExperimentsTable {
   chat_history_tokens: number | null;
   chat_participant_tokens: number | null;
   chat_budget_usd: DbNumber | null;
+  /** Minutes without activity after which a participant in progress is stale; null: the default. */
+  monitor_stale_minutes: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The sample size the monitor projects the spend at; null: none set. */
+  target_sample_size: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
 }

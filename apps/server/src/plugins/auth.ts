@@ -43,7 +43,13 @@ function bearerToken(request: FastifyRequest): string | null {
  * Guards for every route: a valid, unrevoked token (401 otherwise) and the right role (403 otherwise).
  * They run before the body is parsed, so an anonymous caller never learns what a route expects.
  */
-export function registerAuth(app: FastifyInstance, deps: AppDeps, signer: TokenSigner): Guards {
+export function registerAuth(
+  app: FastifyInstance,
+  deps: AppDeps,
+  signer: TokenSigner,
+  /** Called for every authenticated participant request (the monitor's last seen). */
+  onParticipant?: (userId: string) => Promise<void>,
+): Guards {
   app.decorateRequest('auth', null);
 
   const authenticate: Guard = async (request) => {
@@ -55,6 +61,7 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps, signer: TokenS
     const session = await findActiveSession(deps.database.db, verified.sessionId, now.toISOString());
     if (!session) throw unauthenticated('Your session has ended. Please log in again.');
     request.auth = { ...verified, restricted: session.restricted };
+    if (onParticipant && verified.role === 'participant') await onParticipant(verified.userId);
   };
 
   const requireRole = (roles: readonly Role[] | 'any', message: string): Guard => {

@@ -62,6 +62,23 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: '/api/auth/logout-all' }),
     expect: [401, 200, 200, 200, 200, 200],
   },
+  'GET /api/experiments/:id/monitor': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor` }),
+    expect: STAFF_READ,
+  },
+  'PUT /api/experiments/:id/monitor/settings': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor/settings`, body: { stale_minutes: 10 } }),
+    expect: ADMIN_ONLY,
+  },
+  'GET /api/experiments/:id/monitor/stream': {
+    // The test configuration ends a stream after a moment, so the whole response arrives.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor/stream` }),
+    expect: STAFF_READ,
+  },
+  'POST /api/participants/heartbeat': {
+    request: () => ({ url: '/api/participants/heartbeat' }),
+    expect: [401, 200, 200, 200, 200, 200],
+  },
   'GET /api/admin/audit-log': { request: () => ({ url: '/api/admin/audit-log' }), expect: ADMIN_ONLY },
   'GET /api/admin/system': { request: () => ({ url: '/api/admin/system' }), expect: STAFF_READ },
   'GET /api/admin/users': { request: () => ({ url: '/api/admin/users' }), expect: STAFF_READ },

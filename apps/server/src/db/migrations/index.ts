@@ -3,6 +3,7 @@ import * as initial from './2026-11-20-initial.js';
 import * as chatLimits from './2026-11-23-11-chat-limits.js';
 import * as loginThrottles from './2026-11-23-12-login-throttles.js';
 import * as adminSecurity from './2026-11-23-12-admin-security.js';
+import * as monitor from './2026-11-23-10-monitor.js';
 import * as studyLogins from './2026-11-23-15-study-logins.js';
 import * as journey from './2026-11-23-9-journey.js';
 import * as prolificOnce from './2026-11-23-9-prolific-once.js';
@@ -11,6 +12,7 @@ import * as interventionCompleteOnly from './2026-11-23-9-intervention-complete-
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
   '2026-11-20-initial': initial,
+  '2026-11-23-10-monitor': monitor,
   '2026-11-23-11-chat-limits': chatLimits,
   '2026-11-23-12-login-throttles': loginThrottles,
   '2026-11-23-12-admin-security': adminSecurity,

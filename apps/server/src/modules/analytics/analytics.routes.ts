@@ -8,11 +8,10 @@ import { participantSummary, participantsDetailed } from './analytics.service.js
 
 /** Participant summary, participants table and the CSV exports of an experiment (admin only). */
 export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const database = ctx.deps.database;
   // Admins and analysts; the per-participant table and the downloads are recorded in the audit log.
   const staff = { guards: [ctx.guards.requireStaff] };
 
-  route(app, experimentRoutes.participantSummary, staff, (request) => participantSummary(database, request.params.id));
+  route(app, experimentRoutes.participantSummary, staff, (request) => participantSummary(ctx.deps, request.params.id));
   route(
     app,
     experimentRoutes.participantsDetailed,
@@ -20,7 +19,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
       ...staff,
       audit: { action: 'participants.view', target: (request) => ({ type: 'experiment', id: request.params.id }) },
     },
-    (request) => participantsDetailed(database, request.params.id),
+    (request) => participantsDetailed(ctx.deps, request.params.id),
   );
 
   // A file download has no JSON reply schema: registered directly so Fastify pipes the stream (backpressure).
@@ -31,7 +30,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
     schema: { params: ExportParams },
     onRequest: staff.guards,
     handler: async (request, reply) => {
-      const download = await exportFile(database, request.params.id, request.params.file);
+      const download = await exportFile(ctx.deps, request.params.id, request.params.file);
       await app.audit(request, {
         action: 'export.download',
         target: { type: 'experiment', id: request.params.id },

@@ -1,4 +1,4 @@
-import type { DetailedParticipantRow, ParticipantSummary } from '@studychat/contracts';
+import type { DetailedParticipantRow, FullParticipantSummary } from '@studychat/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
@@ -86,20 +86,29 @@ describe.each(TEST_DIALECTS)('participant summary and participants table on %s',
 
   const get = (url: string, headers = admin.headers) => t().app.inject({ method: 'GET', url, headers });
 
-  it('summarises participants per condition; unassigned ones count in the total only', async () => {
-    const summary = expectJson<ParticipantSummary>(
+  it('summarises participants per condition, and counts each once by status', async () => {
+    const summary = expectJson<FullParticipantSummary>(
       await get(`/api/experiments/${experimentId}/participant-summary`),
       200,
     );
-    expect(summary).toEqual({ total: 5, conditions: { mmr: 2, control: 2 } });
+    // Seeded an hour before the test clock's time without any activity since: all five are stale.
+    expect(summary).toEqual({
+      total: 5,
+      conditions: { mmr: 2, control: 2 },
+      screened_out: { confirm: 0, ceiling: 0 },
+      not_yet_assigned: 0,
+      in_progress: 0,
+      stale: 5,
+      completed: { complete: 0, confirm: 0, ceiling: 0 },
+    });
   });
 
   it('summarises an experiment without participants as zeros', async () => {
-    const summary = expectJson<ParticipantSummary>(
+    const summary = expectJson<FullParticipantSummary>(
       await get(`/api/experiments/${emptyExperimentId}/participant-summary`),
       200,
     );
-    expect(summary).toEqual({ total: 0, conditions: { mmr: 0, control: 0 } });
+    expect(summary).toMatchObject({ total: 0, conditions: { mmr: 0, control: 0 }, stale: 0, in_progress: 0 });
   });
 
   it('lists one row per participant with chat effort and intentions, nulls where missing', async () => {
@@ -118,6 +127,7 @@ describe.each(TEST_DIALECTS)('participant summary and participants table on %s',
         pre_intent: 3,
         post_intent: 6,
         delta: 3,
+        status: 'stale',
       },
       {
         ...row('down'),
@@ -128,6 +138,7 @@ describe.each(TEST_DIALECTS)('participant summary and participants table on %s',
         pre_intent: 6,
         post_intent: 2,
         delta: -4,
+        status: 'stale',
       },
       {
         ...row('noPost'),
@@ -138,6 +149,7 @@ describe.each(TEST_DIALECTS)('participant summary and participants table on %s',
         pre_intent: 5,
         post_intent: null,
         delta: null,
+        status: 'stale',
       },
       {
         ...row('unassigned'),
@@ -148,6 +160,7 @@ describe.each(TEST_DIALECTS)('participant summary and participants table on %s',
         pre_intent: null,
         post_intent: null,
         delta: null,
+        status: 'stale',
       },
       {
         ...row('noPre'),
@@ -158,6 +171,7 @@ describe.each(TEST_DIALECTS)('participant summary and participants table on %s',
         pre_intent: null,
         post_intent: 4,
         delta: null,
+        status: 'stale',
       },
     ]);
   });

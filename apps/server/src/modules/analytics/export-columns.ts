@@ -5,6 +5,7 @@ import {
   CONDITIONS,
   LIKERT_MAX,
   LIKERT_MIN,
+  PARTICIPANT_STATUSES,
   PATHWAYS,
   POLITICAL_LEANINGS,
   SEXES,
@@ -211,6 +212,14 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     value: (r) => r.completionCode,
   },
   { name: 'completed_at', type: 'timestamp', meaning: 'When completion was recorded', value: (r) => r.completedAt },
+  {
+    name: 'status',
+    type: 'text',
+    meaning:
+      "At the time of the export: 'completed' (completion recorded, any pathway), 'screened_out' (at the no-concerns or intention-ceiling exit, code not taken yet), 'stale' (in progress without activity for the experiment's stale minutes, default 30), 'in_progress' (anyone else)",
+    allowed: list(PARTICIPANT_STATUSES),
+    value: (r) => r.status,
+  },
 ];
 
 /** One chat message, as messages.csv writes it (field names follow the stored row). */

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import type { ExportFile } from '@studychat/contracts';
+import type { ExportFile, ParticipantStatusName } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { statusByUser } from '../monitor/monitor.service.js';
 import type { ChatMessageRow, DB } from '../../db/schema.js';
 import { parseJsonObject, toBool, toIso, toNumberOrNull } from '../../db/values.js';
 import { notFound } from '../../lib/errors.js';
@@ -41,6 +42,7 @@ export async function* participantsCsv(
   db: Kysely<DB>,
   experimentId: string,
   pageSize: number = DEFAULT_PAGE_SIZES.participants,
+  statuses?: Map<string, ParticipantStatusName>,
 ): AsyncGenerator<string> {
   yield csvHeader(PARTICIPANT_COLUMNS);
   const pages = keysetPages(
@@ -56,7 +58,7 @@ export async function* participantsCsv(
       loadAssistantUsage(db, scope),
       loadExposures(db, scope),
     ]);
-    const facts = { surveys, chat, usage, exposures };
+    const facts = { surveys, chat, usage, exposures, statuses };
     yield page.map((base) => csvRow(PARTICIPANT_COLUMNS, toParticipantRecord(experimentId, base, facts))).join('');
   }
 }
@@ -189,11 +191,13 @@ export interface ExportDownload {
  * An export file as a byte stream the response pulls from (one page in memory at a time). Unknown
  * experiment: 404, before anything is sent.
  */
-export async function exportFile(database: Database, experimentId: string, file: ExportFile): Promise<ExportDownload> {
-  const { db } = database;
+export async function exportFile(deps: AppDeps, experimentId: string, file: ExportFile): Promise<ExportDownload> {
+  const { db } = deps.database;
   if (!(await experimentExists(db, experimentId))) throw notFound('Experiment not found');
+  // Statuses at the time of the export, computed once for the experiment (the monitor's rule).
+  const statuses = file === 'participants.csv' ? await statusByUser(deps, experimentId) : undefined;
   const generators: Record<ExportFile, () => AsyncGenerator<string>> = {
-    'participants.csv': () => participantsCsv(db, experimentId),
+    'participants.csv': () => participantsCsv(db, experimentId, DEFAULT_PAGE_SIZES.participants, statuses),
     'messages.csv': () => messagesCsv(db, experimentId),
     'surveys.csv': () => surveysCsv(db, experimentId),
     'codebook.csv': () => codebookCsv(),

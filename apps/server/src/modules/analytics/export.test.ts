@@ -174,6 +174,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       completion_pathway: 'complete',
       completion_code: 'C-COMPLETE',
       completed_at: at(40),
+      status: 'completed',
     });
     expect(rows[1]).toMatchObject({
       user_id: dropout.user.id,

@@ -7,6 +7,7 @@ import {
   studyDefinition,
   type Condition,
   type DetailedParticipantRow,
+  type ParticipantStatusName,
 } from '@studychat/contracts';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
 import type { ParticipantBaseRow } from './analytics.repository.js';
@@ -52,6 +53,8 @@ export interface ParticipantRecord {
   completionPathway: string | null;
   completionCode: string | null;
   completedAt: string | null;
+  /** The monitor's status (docs/decisions/0030); null where it was not computed. */
+  status: ParticipantStatusName | null;
 }
 
 export interface ParticipantFacts {
@@ -59,6 +62,7 @@ export interface ParticipantFacts {
   chat: Map<string, ChatActivity>;
   usage?: Map<string, AssistantUsage>;
   exposures?: Map<string, Map<number, SectionExposure>>;
+  statuses?: Map<string, ParticipantStatusName>;
 }
 
 /** A 1-7 intention answer (the baseline stores "1".."7", the post-survey an integer), else null. */
@@ -122,10 +126,14 @@ export function toParticipantRecord(
     completionPathway: base.completion_pathway,
     completionCode: base.completion_code,
     completedAt: toIsoOrNull(base.completed_at),
+    status: facts.statuses?.get(base.user_id) ?? null,
   };
 }
 
-export function toDetailedRow(record: ParticipantRecord): DetailedParticipantRow {
+export function toDetailedRow(
+  record: ParticipantRecord,
+  status: DetailedParticipantRow['status'],
+): DetailedParticipantRow {
   return {
     assignment_id: record.assignmentId,
     user_id: record.userId,
@@ -136,5 +144,6 @@ export function toDetailedRow(record: ParticipantRecord): DetailedParticipantRow
     pre_intent: record.baselineIntention,
     post_intent: record.postIntent,
     delta: record.delta,
+    status,
   };
 }

@@ -33,6 +33,7 @@ function row(
     pre_intent: pre,
     post_intent: post,
     delta: pre !== null && post !== null ? post - pre : null,
+    status: 'in_progress',
   };
 }
 

@@ -5,6 +5,7 @@ import { SortableHeaderRow } from '../../../components/SortableHeader';
 import { sortRows, type SortState } from '../../../components/sorting';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime, shortId } from '../format';
+import { STATUS_LABEL } from '../participant-status';
 
 export type ParticipantColumn = Exclude<keyof DetailedParticipantRow, 'assignment_id'>;
 
@@ -13,6 +14,7 @@ export const DEFAULT_PARTICIPANT_SORT: SortState<ParticipantColumn> = { key: 'as
 const COLUMNS: { key: ParticipantColumn; label: string; numeric?: boolean }[] = [
   { key: 'user_id', label: 'User' },
   { key: 'assigned_condition', label: 'Condition' },
+  { key: 'status', label: 'Status' },
   { key: 'last_login_at', label: 'Last Login' },
   { key: 'chat_turns', label: 'Chat Turns', numeric: true },
   { key: 'user_char_count', label: 'User Chars', numeric: true },
@@ -50,6 +52,7 @@ export function ParticipantsTable({ rows }: { rows: readonly DetailedParticipant
                 </Link>
               </td>
               <td className={TD_CLASS}>{row.assigned_condition ?? '-'}</td>
+              <td className={TD_CLASS}>{STATUS_LABEL[row.status]}</td>
               <td className={TD_DATE_CLASS}>{formatDateTime(row.last_login_at, 'Never')}</td>
               <td className={`${TD_CLASS} text-right tabular-nums`}>{row.chat_turns}</td>
               <td className={`${TD_CLASS} text-right tabular-nums`}>{row.user_char_count}</td>

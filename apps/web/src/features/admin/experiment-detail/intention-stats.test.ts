@@ -15,6 +15,7 @@ function row(condition: 'mmr' | 'control' | null, pre: number | null, post: numb
     pre_intent: pre,
     post_intent: post,
     delta: pre !== null && post !== null ? post - pre : null,
+    status: 'in_progress',
   };
 }
 

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IdParams, monitorRoutes } from '@studychat/contracts';
+import type { AppContext } from '../../app.js';
+import { route } from '../../lib/route.js';
+import { MonitorHub } from './monitor.stream.js';
+import { getMonitor, updateSettings } from './monitor.service.js';
+import { findMonitorSettings } from './monitor.repository.js';
+import { notFound } from '../../lib/errors.js';
+
+/** Default stream timing: poll the log every second; end a stream after 5 minutes (the browser reconnects). */
+export const MONITOR_STREAM_DEFAULTS = { pollMs: 1000, maxMs: 5 * 60_000, keepAliveMs: 15_000 };
+
+/** The live study monitor: snapshot, settings, event stream (staff), and the participant's heartbeat. */
+export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { deps } = ctx;
+  const timing = { ...MONITOR_STREAM_DEFAULTS, ...ctx.config.monitorStream };
+  const staff = { guards: [ctx.guards.requireStaff] };
+  const hub = new MonitorHub(deps.database.db, { pollMs: timing.pollMs });
+  app.addHook('onClose', async () => hub.close());
+
+  route(app, monitorRoutes.get, staff, (request) => getMonitor(deps, request.params.id));
+  route(
+    app,
+    monitorRoutes.updateSettings,
+    {
+      guards: [ctx.guards.requireAdmin],
+      audit: {
+        action: 'experiment.monitor_settings',
+        target: (request) => ({ type: 'experiment', id: request.params.id }),
+        details: (request) => ({ ...request.body }),
+      },
+    },
+    (request) => updateSettings(deps, request.params.id, request.body),
+  );
+  // Any authenticated participant call already counts as activity (the auth guard); this one only says so.
+  route(app, monitorRoutes.heartbeat, { guards: [ctx.guards.requireUser] }, () => Promise.resolve({ ok: true }));
+
+  // An event stream has no JSON reply schema: registered directly, like the chat's streams.
+  const def = monitorRoutes.stream;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url: def.path,
+    schema: { params: IdParams },
+    onRequest: staff.guards,
+    handler: async (request, reply) => {
+      const experimentId = request.params.id;
+      if (!(await findMonitorSettings(deps.database.db, experimentId))) throw notFound('Experiment not found');
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (typeof value === 'string') headers[name] = value;
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.on('error', () => undefined);
+      res.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      });
+      const open = () => !res.destroyed && !res.writableEnded;
+      const unsubscribe = await hub.subscribe(experimentId, (tick) => {
+        if (open()) res.write(`data: ${JSON.stringify(tick)}\n\n`);
+      });
+      const keepAlive = setInterval(() => open() && res.write(': keep-alive\n\n'), timing.keepAliveMs);
+      keepAlive.unref();
+      const end = () => {
+        clearInterval(keepAlive);
+        clearTimeout(lifetime);
+        unsubscribe();
+        if (open()) res.end('data: [DONE]\n\n');
+      };
+      // A bounded lifetime: the browser reconnects, and a revoked session stops receiving within it.
+      const lifetime = setTimeout(end, timing.maxMs);
+      lifetime.unref();
+      res.on('close', end);
+    },
+  });
+}
