@@ -20,6 +20,8 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '60' },
     dialect: { type: 'string', default: 'sqlite,postgres' },
     'section-wait-ms': { type: 'string', default: '1500' },
+    /** Also print statements per request of each endpoint, with the statements' texts. */
+    trace: { type: 'boolean', default: false },
   },
 });
 const participants = Number(flags.participants);
@@ -95,6 +97,9 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
   await load.exited;
   server.send('stats');
   const after = await server.next<Stats>();
+  server.send('trace');
+  const trace =
+    await server.next<{ endpoint: string; requests: number; queriesPerRequest: number; statements: string[] }[]>();
   server.send('check');
   const checks = await server.next<JourneyCheck[]>();
   server.send('stop');
@@ -126,6 +131,11 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
       String(e.errors).padStart(7),
       ` ${e.streaming ? (e.errors === 0 ? 'no errors (whole reply, no latency budget)' : 'ERRORS') : verdict(within)}`,
     );
+  }
+  console.log('\nstatements per request:');
+  for (const t of trace.sort((a, b) => b.queriesPerRequest * b.requests - a.queriesPerRequest * a.requests)) {
+    console.log(`  ${t.queriesPerRequest.toFixed(2).padStart(6)}  x${t.requests}  ${t.endpoint}`);
+    if (flags.trace) for (const statement of t.statements) console.log(`          ${statement}`);
   }
   for (const failure of result.failures) console.log(`  failed journey: ${failure}`);
   const queriesOk = queries <= BUDGET.queriesPerJourney;

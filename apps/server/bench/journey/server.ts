@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,8 @@ import { checkJourneyData } from './checks.js';
 // The server side of `npm run bench:journey`: the real app (scripted model, as `LLM_PROVIDER=scripted`
 // runs it) on a fresh SQLite file or PostgreSQL schema, with one experiment and N study logins. It prints
 // one JSON line, then answers commands on stdin, one JSON line each: `stats` (statements sent and this
-// process's CPU), `check` (the randomisation and data checks), `stop`.
+// process's CPU), `trace` (statements per request of each endpoint, and their texts), `check` (the
+// randomisation and data checks), `stop`.
 //
 // The server clock is real time that also jumps SECTION_JUMP_MS every second, so a participant who
 // reads a section for a little over a second has met every section's minimum (the longest is 40 s)
@@ -57,6 +59,24 @@ const clockControl = createOffsetClock();
 const tick = setInterval(() => clockControl.advance(SECTION_JUMP_MS), 1000);
 const deps = { ...defaultDeps(database, createChatModel(config.llm)), clock: clockControl.clock };
 const app = await buildApp({ ...config, webDistDir: undefined }, deps);
+
+// Statements per endpoint (the `trace` command): each request runs in its own async context.
+const requestEndpoint = new AsyncLocalStorage<string>();
+const perEndpoint = new Map<string, { requests: number; queries: number; statements: Map<string, number> }>();
+app.addHook('onRequest', (request, _reply, done) => {
+  const endpoint = `${request.method} ${request.routeOptions.url ?? '?'}`;
+  const entry = perEndpoint.get(endpoint) ?? { requests: 0, queries: 0, statements: new Map<string, number>() };
+  entry.requests += 1;
+  perEndpoint.set(endpoint, entry);
+  requestEndpoint.run(endpoint, done);
+});
+database.queries.onQuery = (statement) => {
+  const entry = perEndpoint.get(requestEndpoint.getStore() ?? '(outside a request)');
+  if (!entry) return;
+  entry.queries += 1;
+  const text = statement.replace(/\s+/g, ' ').slice(0, 140);
+  entry.statements.set(text, (entry.statements.get(text) ?? 0) + 1);
+};
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const adminEmail = 'admin@bench.test';
@@ -103,6 +123,17 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (command === 'stats') {
     const cpu = process.cpuUsage();
     write({ queries: database.queries.count, cpuMs: (cpu.user + cpu.system) / 1000 });
+  } else if (command === 'trace') {
+    write(
+      [...perEndpoint].map(([endpoint, e]) => ({
+        endpoint,
+        requests: e.requests,
+        queriesPerRequest: e.queries / Math.max(1, e.requests),
+        statements: [...e.statements]
+          .sort((a, b) => b[1] - a[1])
+          .map(([text, n]) => `${(n / e.requests).toFixed(2)}  ${text}`),
+      })),
+    );
   } else if (command === 'check') {
     write(await checkJourneyData(database, experiment.id));
   } else if (command === 'stop') {

@@ -16,21 +16,23 @@ import type {
 export interface QueryCounter {
   /** Statements sent since the database was opened. */
   readonly count: number;
+  /** Called with each statement's text when set (tracing in the journey bench; tests). */
+  onQuery?: ((sql: string) => void) | undefined;
 }
 
 class CountingConnection implements DatabaseConnection {
   constructor(
     readonly inner: DatabaseConnection,
-    private readonly counted: () => void,
+    private readonly counted: (sql: string) => void,
   ) {}
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    this.counted();
+    this.counted(compiledQuery.sql);
     return this.inner.executeQuery<R>(compiledQuery);
   }
 
   streamQuery<R>(compiledQuery: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    this.counted();
+    this.counted(compiledQuery.sql);
     return this.inner.streamQuery<R>(compiledQuery, chunkSize);
   }
 }
@@ -43,7 +45,7 @@ const unwrap = (connection: DatabaseConnection): DatabaseConnection =>
 class CountingDriver implements Driver {
   constructor(
     private readonly inner: Driver,
-    private readonly counted: () => void,
+    private readonly counted: (sql: string) => void,
   ) {}
 
   init(): Promise<void> {
@@ -83,9 +85,10 @@ class CountingDriver implements Driver {
 
 /** The dialect with its driver wrapped to count statements, and the counter. */
 export function countingDialect(dialect: Dialect): { dialect: Dialect; counter: QueryCounter } {
-  const counter = { count: 0 };
-  const counted = () => {
+  const counter: { count: number; onQuery?: ((sql: string) => void) | undefined } = { count: 0 };
+  const counted = (sql: string) => {
     counter.count += 1;
+    counter.onQuery?.(sql);
   };
   return {
     counter,

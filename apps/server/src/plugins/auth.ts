@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../lib/deps.js';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
 import type { Guard } from '../lib/route.js';
+import { sessionCacheOf, type CachedSession } from '../modules/auth/session-cache.js';
 import { findActiveSession } from '../modules/auth/session.repository.js';
 import type { TokenSigner, VerifiedToken } from '../modules/auth/token.js';
 
@@ -51,6 +52,18 @@ export function registerAuth(
   onParticipant?: (userId: string) => Promise<void>,
 ): Guards {
   app.decorateRequest('auth', null);
+  // SQLite has one server process, which sees every revocation: its session check may be cached
+  // (docs/decisions/0040-session-check-cache.md). PostgreSQL may have several: the database decides each time.
+  const cache = deps.database.dialect === 'sqlite' ? sessionCacheOf(deps.database.db) : null;
+
+  const activeSession = async (sessionId: string, userId: string, now: Date): Promise<CachedSession | undefined> => {
+    const cached = cache?.get(sessionId, now);
+    if (cached && cached.userId === userId) return cached;
+    const ticket = cache?.ticket();
+    const session = await findActiveSession(deps.database.db, sessionId, now.toISOString());
+    if (session && cache && ticket) cache.store(sessionId, session, ticket);
+    return session;
+  };
 
   const authenticate: Guard = async (request) => {
     const token = bearerToken(request);
@@ -58,7 +71,7 @@ export function registerAuth(
     const now = deps.clock();
     const verified = await signer.verify(token, now);
     if (!verified) throw unauthenticated('Your session is invalid or has expired. Please log in again.');
-    const session = await findActiveSession(deps.database.db, verified.sessionId, now.toISOString());
+    const session = await activeSession(verified.sessionId, verified.userId, now);
     if (!session) throw unauthenticated('Your session has ended. Please log in again.');
     request.auth = { ...verified, restricted: session.restricted };
     if (onParticipant && verified.role === 'participant') await onParticipant(verified.userId);

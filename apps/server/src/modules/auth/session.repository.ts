@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { toBool } from '../../db/values.js';
+import { toBool, toIso } from '../../db/values.js';
+import { sessionsChanged } from './session-cache.js';
 
 export async function insertSession(
   db: Kysely<DB>,
@@ -17,15 +18,15 @@ export async function findActiveSession(
   db: Kysely<DB>,
   id: string,
   now: string,
-): Promise<{ restricted: boolean } | undefined> {
+): Promise<{ userId: string; restricted: boolean; expiresAt: string } | undefined> {
   const row = await db
     .selectFrom('sessions')
-    .select('restricted')
+    .select(['user_id', 'restricted', 'expires_at'])
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row && { restricted: toBool(row.restricted) };
+  return row && { userId: row.user_id, restricted: toBool(row.restricted), expiresAt: toIso(row.expires_at) };
 }
 
 /** Revokes every active session of an account; how many were revoked. */
@@ -37,12 +38,14 @@ export async function revokeUserSessions(db: Kysely<DB>, userId: string, now: st
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+  sessionsChanged(db, { userId });
   return Number(result.numUpdatedRows);
 }
 
 /** Lifts the enrolment restriction from the account's sessions (two-factor is now set up). */
 export async function unrestrictUserSessions(db: Kysely<DB>, userId: string): Promise<void> {
   await db.updateTable('sessions').set({ restricted: false }).where('user_id', '=', userId).execute();
+  sessionsChanged(db, { userId });
 }
 
 export async function revokeSession(db: Kysely<DB>, id: string, now: string): Promise<void> {
@@ -52,6 +55,7 @@ export async function revokeSession(db: Kysely<DB>, id: string, now: string): Pr
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute();
+  sessionsChanged(db, { sessionId: id });
 }
 
 export async function deleteExpiredSessions(db: Kysely<DB>, now: string): Promise<void> {
