@@ -92,12 +92,12 @@ function bundleBench(): void {
   }
 }
 
-// BENCH_ONLY=bundle,http,chat,admin runs a subset.
+// BENCH_ONLY=bundle,http,chat,admin,monitor runs a subset.
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
 
 async function optionalBench(file: string, run: (mod: Record<string, unknown>) => Promise<void>): Promise<void> {
-  if (!wanted(file.startsWith('chat') ? 'chat' : 'admin')) return;
+  if (!wanted(file.startsWith('chat') ? 'chat' : file.startsWith('monitor') ? 'monitor' : 'admin')) return;
   if (!existsSync(path.join(here, file))) {
     console.log(`\n(${file} not present: skipped)`);
     return;
@@ -119,4 +119,11 @@ await optionalBench('admin-queries.ts', async (mod) => {
   const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
   if (pgUrl) console.log('PostgreSQL:', JSON.stringify(await runAdminBench('postgres', pgUrl), null, 2));
   else console.log('PostgreSQL: set TEST_DATABASE_URL to include it');
+});
+await optionalBench('monitor-bench.ts', async (mod) => {
+  const runMonitorBench = mod.runMonitorBench as () => Promise<{ verdicts: string[] }>;
+  console.log('\nMonitor: the snapshot for 5,000 participants, and the live stream during a burst (SQLite file)');
+  const result = await runMonitorBench();
+  console.log(JSON.stringify(result, null, 2));
+  for (const line of result.verdicts) console.log(`  ${line}`);
 });

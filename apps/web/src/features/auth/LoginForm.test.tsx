@@ -40,6 +40,19 @@ describe('LoginForm', () => {
     expect(screen.getByRole('button', { name: 'Log In' })).toBeEnabled();
   });
 
+  it('clears the previous error when a new attempt starts, even one the form itself refuses', async () => {
+    const onSubmit = vi.fn(() => Promise.reject(new Error('Invalid email or password')));
+    render(<LoginForm onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText('Email'), 'admin@lab.org');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    await userEvent.clear(screen.getByLabelText('Password'));
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(screen.queryByText('Invalid email or password')).not.toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+  });
+
   it('falls back to the spec text when the error has no message', async () => {
     render(<LoginForm onSubmit={() => Promise.reject(new Error(''))} />);
     await userEvent.type(screen.getByLabelText('Email'), 'a@b.co');

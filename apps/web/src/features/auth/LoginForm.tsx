@@ -41,10 +41,11 @@ export function LoginForm({
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (busy || disabled) return;
+    // A new attempt starts: the previous attempt's error goes, whatever this one turns out to be.
+    setError(null);
     const errors = validateLogin(email, password);
     setFieldErrors(errors);
     if (errors.email || errors.password) return;
-    setError(null);
     setBusy(true);
     try {
       if (askCode) await onSubmit(email.trim(), password, code.replace(/\s/g, ''));

@@ -11,11 +11,14 @@ import { findAssignment } from './study-api';
 import { preloadStudyPages } from './study-pages';
 import { cacheJourney, readCachedStatus, readStudySession, removeSession, writeSession } from './study-storage';
 import { useBackTrap } from './use-back-trap';
+import { useHeartbeat } from './use-heartbeat';
 
 /** Wraps a participant page with the guards of spec section 4 and the back-button trap. */
 export function StudyRoute({ step, children }: { step: StudyStep; children: ReactNode }) {
   const location = useLocation();
   useEffect(preloadStudyPages, []);
+  const user = isLoggedIn() ? currentUser() : null;
+  useHeartbeat(user !== null && !user.isAdmin);
   // A fresh guard per page, so each navigation re-checks the completion status.
   return (
     <StudyGuard key={location.pathname} step={step}>

@@ -42,7 +42,16 @@ const rows = [row('a', 'mmr', 3, 6), row('b', null, null, null), row('c', 'contr
 function handlers(over: Record<string, (call: Call) => Response> = {}) {
   return mockFetch({
     [`GET ${base}`]: () => json(200, experiment),
-    [`GET ${base}/participant-summary`]: () => json(200, { total: 4, conditions: { mmr: 2, control: 1 } }),
+    [`GET ${base}/participant-summary`]: () =>
+      json(200, {
+        total: 4,
+        conditions: { mmr: 2, control: 1 },
+        screened_out: { confirm: 1, ceiling: 0 },
+        not_yet_assigned: 0,
+        in_progress: 2,
+        stale: 1,
+        completed: { complete: 0, confirm: 0, ceiling: 0 },
+      }),
     [`GET ${base}/participants-detailed`]: () => json(200, rows),
     [`GET ${base}/logins`]: () => json(200, { total: 0, used: 0, unused: 0, logins: [] }),
     ...over,

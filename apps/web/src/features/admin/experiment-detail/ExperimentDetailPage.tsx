@@ -5,6 +5,7 @@ import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';
 import { ModelCheckPanel } from '../model/ModelCheckPanel';
+import { MonitorPanel } from '../monitor/MonitorPanel';
 import { ChatLimitsCard } from './ChatLimitsCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
@@ -39,6 +40,7 @@ export function ExperimentDetailPage() {
       ) : (
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
+          <MonitorPanel experimentId={id} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
             <ParticipantSummaryCard experimentId={id} />
             <Card>

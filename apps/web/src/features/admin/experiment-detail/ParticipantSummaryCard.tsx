@@ -3,7 +3,7 @@ import { Spinner } from '../../../components/Spinner';
 import { serverMessage } from '../format';
 import { useParticipantSummary } from './use-experiment-detail';
 
-/** Total participants and counts per condition. */
+/** Total participants and counts per condition, then the same people by status: each counted once. */
 export function ParticipantSummaryCard({ experimentId }: { experimentId: string }) {
   const summary = useParticipantSummary(experimentId);
   return (
@@ -26,6 +26,25 @@ export function ParticipantSummaryCard({ experimentId }: { experimentId: string 
               <div key={condition} className="rounded-lg bg-slate-100 p-3">
                 <dt className="text-sm text-slate-700">{condition}</dt>
                 <dd className="text-2xl font-bold text-slate-900">{count}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        {summary.isSuccess && (
+          <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm text-slate-700">
+            {[
+              ['Not yet assigned', summary.data.not_yet_assigned],
+              ['In progress', summary.data.in_progress],
+              ['Stale', summary.data.stale],
+              ['Screened out (no concerns)', summary.data.screened_out.confirm],
+              ['Screened out (ceiling)', summary.data.screened_out.ceiling],
+              ['Completed (full study)', summary.data.completed.complete],
+              ['Completed (no concerns)', summary.data.completed.confirm],
+              ['Completed (ceiling)', summary.data.completed.ceiling],
+            ].map(([label, n]) => (
+              <div key={label} className="flex justify-between gap-2">
+                <dt>{label}</dt>
+                <dd className="font-semibold tabular-nums">{n}</dd>
               </div>
             ))}
           </dl>

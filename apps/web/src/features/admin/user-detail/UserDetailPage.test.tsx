@@ -192,6 +192,23 @@ describe('UserDetailPage', () => {
     error.mockRestore();
   });
 
+  it("says 'User not found' for a malformed id instead of the validation message", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    mockFetch({
+      'GET /api/admin/users/not-an-id': () => json(400, { error: 'id: Invalid UUID', code: 'VALIDATION_FAILED' }),
+      'GET /api/admin/users/not-an-id/assignments': () =>
+        json(400, { error: 'id: Invalid UUID', code: 'VALIDATION_FAILED' }),
+      'GET /api/admin/users/not-an-id/survey-responses': () =>
+        json(400, { error: 'id: Invalid UUID', code: 'VALIDATION_FAILED' }),
+      'GET /api/admin/users/not-an-id/threads': () =>
+        json(400, { error: 'id: Invalid UUID', code: 'VALIDATION_FAILED' }),
+    });
+    renderPage(<UserDetailPage />, { path: '/admin/user/not-an-id', route: '/admin/user/:id' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('User not found');
+    expect(screen.queryByText(/Invalid UUID/)).not.toBeInTheDocument();
+    error.mockRestore();
+  });
+
   it('falls back to the spec texts when the server sends no error field', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     mockFetch({

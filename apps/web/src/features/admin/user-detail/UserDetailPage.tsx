@@ -4,6 +4,7 @@ import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';
+import { ApiError } from '../../../lib/api';
 import { serverMessage } from '../format';
 import { AssignmentsTable } from './AssignmentsTable';
 import { ChatThreads } from './ChatThreads';
@@ -34,7 +35,16 @@ export function UserDetailPage() {
   const surveys = useUserSurveyResponses(id);
 
   let body: ReactNode;
+  // A malformed id (400 from validation) or an unknown one (404): the page says so in words, not the raw error.
+  const notFound = user.isError && user.error instanceof ApiError && [400, 404].includes(user.error.status);
   if (user.isPending) body = <Spinner label="Loading user..." />;
+  else if (notFound)
+    body = (
+      <Alert>
+        <p className="font-semibold">User not found</p>
+        <p className="mt-1">No user has this id. Check the link, or find the user in the Users list.</p>
+      </Alert>
+    );
   else if (user.isError)
     body = (
       <Alert>

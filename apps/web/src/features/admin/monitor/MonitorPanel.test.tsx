@@ -1,0 +1,113 @@
+import type { MonitorParticipant, MonitorReply } from '@studychat/contracts/web';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, renderPage } from '../test-utils';
+import { MonitorPanel } from './MonitorPanel';
+
+const ID = 'eeeeeeee-5555-4555-8555-555555555555';
+
+function participant(login: string, pid: string, over: Partial<MonitorParticipant> = {}): MonitorParticipant {
+  return {
+    assignment_id: crypto.randomUUID(),
+    user_id: crypto.randomUUID(),
+    login,
+    prolific_pid: pid,
+    condition: 'mmr',
+    status: 'in_progress',
+    step: 'chat',
+    section: null,
+    step_since: '2026-11-20T10:00:00.000Z',
+    seconds_on_step: 75,
+    last_seen: '2026-11-20T10:01:00.000Z',
+    stale: false,
+    pathway: null,
+    chat_rounds: 2,
+    tokens: 1200,
+    cost_usd: 0.012,
+    ...over,
+  };
+}
+
+const reply: MonitorReply = {
+  generated_at: '2026-11-20T10:02:00.000Z',
+  seq: 10,
+  settings: { stale_minutes: 30, stale_minutes_set: false, target_sample_size: 300 },
+  summary: {
+    total: 3,
+    conditions: { mmr: 2, control: 0 },
+    screened_out: { confirm: 1, ceiling: 0 },
+    not_yet_assigned: 0,
+    in_progress: 1,
+    stale: 1,
+    completed: { complete: 0, confirm: 0, ceiling: 0 },
+  },
+  funnel: {
+    steps: [
+      { key: 'logged_in', reached: 3, dropped: 0 },
+      { key: 'joined', reached: 3, dropped: 0 },
+    ],
+    assigned: { mmr: 2, control: 0 },
+    completed: { complete: 0, confirm: 0, ceiling: 0 },
+    screened_out_confirm: 1,
+    screened_out_ceiling: 0,
+  },
+  spend: {
+    tokens: 2400,
+    cost_usd: 0.024,
+    by_condition: { mmr: { participants: 2, tokens: 2400, cost_usd: 0.024 } },
+    cost_per_participant_usd: 0.012,
+    target_sample_size: 300,
+    projected_usd: 3.6,
+    projected_tokens: 360000,
+  },
+  srm: {
+    strata: [
+      {
+        stratum: '3-4',
+        counts: { mmr: 2, control: 0 },
+        chi_square: 2,
+        p_value: 0.157,
+        allowed_imbalance: 2,
+        imbalance: 2,
+        warning: false,
+      },
+    ],
+    warning: 'Sample ratio mismatch: stratum 3-4',
+  },
+  participants: [
+    participant('alpha@study.test', 'PID-ALPHA'),
+    participant('beta@study.test', 'PID-BETA', { status: 'stale', stale: true, step: 'sections', section: 2 }),
+    participant('gamma@study.test', 'PID-GAMMA', { status: 'screened_out', step: 'confirm_exit', condition: null }),
+  ],
+};
+
+describe('MonitorPanel', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the counts, the warning, the spend and every participant; search and status filter narrow the list', async () => {
+    mockFetch({
+      [`GET /api/experiments/${ID}/monitor`]: () => json(200, reply),
+      [`GET /api/experiments/${ID}/monitor/stream`]: () =>
+        new Response('data: {"seq":10,"events":0}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
+    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('3');
+    expect(screen.getByTestId('monitor-stale')).toHaveTextContent('1');
+    expect(screen.getByTestId('monitor-screened-out')).toHaveTextContent('1');
+    expect(screen.getByRole('status')).toHaveTextContent('Sample ratio mismatch');
+    expect(screen.getByText(/for 300 participants/)).toHaveTextContent('$3.60 for 300 participants');
+    expect(screen.getAllByTestId('monitor-row')).toHaveLength(3);
+    const beta = screen.getAllByTestId('monitor-row')[1] as HTMLElement;
+    expect(within(beta).getByText('Sections (3)')).toBeInTheDocument();
+    expect(within(beta).getByText('Stale')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Search by Prolific ID or login'), 'pid-al');
+    expect(screen.getAllByTestId('monitor-row')).toHaveLength(1);
+    await user.clear(screen.getByLabelText('Search by Prolific ID or login'));
+    await user.selectOptions(screen.getByLabelText('Status'), 'screened_out');
+    expect(screen.getAllByTestId('monitor-row')).toHaveLength(1);
+    expect(screen.getByText('gamma@study.test')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,113 @@
+import { PARTICIPANT_STATUSES, type MonitorParticipant } from '@studychat/contracts/web';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
+import { formatDateTime } from '../format';
+import { STATUS_LABEL } from '../participant-status';
+import { duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
+
+const TH = 'sticky top-0 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left font-semibold text-slate-700';
+
+/** Who is where: every participant with step, time on it, last seen and cost; search and status filter. */
+export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipant[] }) {
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const searchId = useId();
+  const statusId = useId();
+  const shown = filterParticipants(rows, search, status);
+  return (
+    <div>
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="min-w-56 flex-1">
+          <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
+            Search by Prolific ID or login
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="mt-1 block min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          />
+        </div>
+        <div>
+          <label htmlFor={statusId} className="block text-sm font-medium text-slate-800">
+            Status
+          </label>
+          <select
+            id={statusId}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as StatusFilter)}
+            className="mt-1 block min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+          >
+            <option value="all">All</option>
+            {PARTICIPANT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <p className="mt-2 text-sm text-slate-600" aria-live="polite">
+        Showing {shown.length} of {rows.length} participants
+      </p>
+      {shown.length > 0 && (
+        <TableScroll maxHeight="60vh" label="Monitor participants">
+          <table className={TABLE_CLASS}>
+            <thead>
+              <tr>
+                {[
+                  'Prolific ID',
+                  'Login',
+                  'Condition',
+                  'Status',
+                  'Step',
+                  'Time on step',
+                  'Last seen',
+                  'Pathway',
+                  'Chat rounds',
+                  'Tokens',
+                  'Cost',
+                ].map((h) => (
+                  <th key={h} scope="col" className={TH}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((row) => (
+                <tr key={row.assignment_id} data-testid="monitor-row" className="hover:bg-slate-50">
+                  <td className={TD_CLASS}>{row.prolific_pid ?? '-'}</td>
+                  <td className={TD_CLASS}>
+                    <Link to={`/admin/user/${row.user_id}`} className="text-brand-700 hover:underline">
+                      {row.login}
+                    </Link>
+                  </td>
+                  <td className={TD_CLASS}>{row.condition ?? '-'}</td>
+                  <td className={TD_CLASS}>
+                    {row.stale ? (
+                      <span className="rounded bg-amber-100 px-2 py-0.5 font-semibold text-amber-900">
+                        {STATUS_LABEL[row.status]}
+                      </span>
+                    ) : (
+                      STATUS_LABEL[row.status]
+                    )}
+                  </td>
+                  <td className={TD_CLASS}>{stepText(row)}</td>
+                  <td className={`${TD_CLASS} tabular-nums`}>{duration(row.seconds_on_step)}</td>
+                  <td className={TD_CLASS}>{formatDateTime(row.last_seen)}</td>
+                  <td className={TD_CLASS}>{row.pathway ?? '-'}</td>
+                  <td className={`${TD_CLASS} text-right tabular-nums`}>{row.chat_rounds}</td>
+                  <td className={`${TD_CLASS} text-right tabular-nums`}>{row.tokens}</td>
+                  <td className={`${TD_CLASS} text-right tabular-nums`}>{usd(row.cost_usd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { endpoints } from '@studychat/contracts/web';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { api, sendRequest } from '../../../lib/api';
+import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
+
+const monitorKey = (id: string) => ['monitor', id] as const;
+
+/** The snapshot; refreshed every 30 s anyway, so time on step, last seen and staleness stay current. */
+export function useMonitor(id: string) {
+  return useQuery({
+    queryKey: monitorKey(id),
+    queryFn: ({ signal }) => api(endpoints.monitor.get, { params: { id }, signal }),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useSaveMonitorSettings(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { stale_minutes?: number | null; target_sample_size?: number | null }) =>
+      api(endpoints.monitor.updateSettings, { params: { id }, body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: monitorKey(id) }),
+  });
+}
+
+/** Reads `data: {"seq": n}` events from a stream body until it ends. */
+async function readTicks(body: ReadableStream<Uint8Array>, onSeq: (seq: number) => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) !== -1) {
+      const event = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = event
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('');
+      if (!data.startsWith('{')) continue;
+      try {
+        const tick = JSON.parse(data) as { seq?: unknown };
+        if (typeof tick.seq === 'number') onSeq(tick.seq);
+      } catch {
+        // not ours
+      }
+    }
+  }
+}
+
+/** At most one snapshot reload this often while events keep coming. */
+const RELOAD_EVERY_MS = 2000;
+
+/**
+ * Keeps the snapshot live: listens to the experiment's event stream (reconnecting when it ends or fails)
+ * and reloads the snapshot when the log moved past the snapshot's position. Returns whether it is connected.
+ */
+export function useMonitorStream(id: string, snapshotSeq: number | undefined): boolean {
+  const queryClient = useQueryClient();
+  const [connected, setConnected] = useState(false);
+  const seqRef = useRef(snapshotSeq);
+  seqRef.current = snapshotSeq;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let lastReload = 0;
+    const reload = () => {
+      const wait = Math.max(0, lastReload + RELOAD_EVERY_MS - Date.now());
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        lastReload = Date.now();
+        void queryClient.invalidateQueries({ queryKey: monitorKey(id) });
+        // The Participant Summary card counts the same people: it follows too.
+        void queryClient.invalidateQueries({ queryKey: [...EXPERIMENTS_KEY, id, 'summary'] });
+      }, wait);
+    };
+    const run = async () => {
+      while (!controller.signal.aborted) {
+        try {
+          const res = await sendRequest(
+            endpoints.monitor.stream,
+            { params: { id }, signal: controller.signal },
+            'text/event-stream',
+          );
+          if (!res.body) throw new Error('no stream');
+          setConnected(true);
+          await readTicks(res.body, (seq) => {
+            if (seqRef.current === undefined || seq > seqRef.current) reload();
+          });
+        } catch {
+          // Dropped or refused: try again shortly.
+        }
+        setConnected(false);
+        if (controller.signal.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    };
+    void run();
+    return () => {
+      controller.abort();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [id, queryClient]);
+  return connected;
+}
