@@ -96,10 +96,11 @@ test('an admin creates and edits an experiment, hands out logins, and follows a 
   const participantRow = page.getByRole('region', { name: 'Participants' }).getByRole('row').nth(1);
   await expect(participantRow).toContainText(`${participant.userId.slice(0, 8)}...`);
   await expect(participantRow).toContainText(participant.condition);
-  await expect(participantRow.getByRole('cell').nth(3)).toHaveText('3');
-  await expect(participantRow.getByRole('cell').nth(5)).toHaveText('4');
-  await expect(participantRow.getByRole('cell').nth(6)).toHaveText('6');
-  await expect(participantRow.getByRole('cell').nth(7)).toHaveText('+2');
+  await expect(participantRow.getByRole('cell').nth(2)).toHaveText('Completed');
+  await expect(participantRow.getByRole('cell').nth(4)).toHaveText('3');
+  await expect(participantRow.getByRole('cell').nth(6)).toHaveText('4');
+  await expect(participantRow.getByRole('cell').nth(7)).toHaveText('6');
+  await expect(participantRow.getByRole('cell').nth(8)).toHaveText('+2');
   const chartTable = page.getByRole('table', { name: 'Mean intention before and after, per condition' });
   await expect(chartTable.getByRole('row', { name: new RegExp(participant.condition) })).toContainText('4.00');
   await expect(page.locator('svg').getByText('n = 1')).toBeVisible();

@@ -53,7 +53,7 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
         Showing {shown.length} of {rows.length} participants
       </p>
       {shown.length > 0 && (
-        <TableScroll maxHeight="60vh" label="Monitor participants">
+        <TableScroll maxHeight="60vh" label="Live participant list">
           <table className={TABLE_CLASS}>
             <thead>
               <tr>
