@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dropTestSchemas, TEST_DIALECTS } from '../../test/databases.js';
 import { createDatabase } from './database.js';
+import { MAX_NAMED_PER_CONNECTION } from './pg-prepared.js';
 import { migrateToLatest } from './migrator.js';
+
+afterAll(dropTestSchemas);
 
 describe('SQLite database', () => {
   it('binds booleans as 0/1 and reads them back', async () => {
@@ -51,6 +55,53 @@ describe('SQLite database', () => {
     expect(await database.db.selectFrom('experiments').selectAll().where('name', '=', 'n2').execute()).toMatchObject([
       { id: 'e2', extra: null },
     ]);
+    await database.close();
+  });
+});
+
+describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('PostgreSQL named statements (%s)', (dialect) => {
+  it('runs a query shape as a named prepared statement, with new parameters each time', async () => {
+    const database = await createTestDatabase(dialect);
+    const now = new Date().toISOString();
+    for (let i = 0; i < 3; i++) {
+      await database.db
+        .insertInto('experiments')
+        .values({ id: `e${i}`, name: `n${i}`, description: null, created_at: now, updated_at: now })
+        .execute();
+    }
+    const byName = (name: string) => database.db.selectFrom('experiments').select('id').where('name', '=', name);
+    expect(await byName('n1').execute()).toEqual([{ id: 'e1' }]);
+    expect(await byName('n2').execute()).toEqual([{ id: 'e2' }]);
+    const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+      database.db,
+    );
+    // Every pooled connection that ran it holds it once, under its name.
+    expect(prepared.rows.some((r) => r.statement.includes('from "experiments" where "name" = $1'))).toBe(true);
+    await database.close();
+  });
+
+  it('a schema change starts fresh statements: a changed table is read with its new columns', async () => {
+    const database = await createTestDatabase(dialect);
+    const now = new Date().toISOString();
+    await database.db
+      .insertInto('experiments')
+      .values({ id: 'e1', name: 'n1', description: null, created_at: now, updated_at: now })
+      .execute();
+    const all = () => database.db.selectFrom('experiments').selectAll().where('id', '=', 'e1').execute();
+    // Named on every pooled connection it may meet.
+    await Promise.all([all(), all(), all(), all()]);
+    await sql`alter table experiments add column extra text`.execute(database.db);
+    for (const rows of await Promise.all([all(), all(), all(), all()]))
+      expect(rows).toMatchObject([{ id: 'e1', extra: null }]);
+    await database.close();
+  });
+
+  it('runs more query shapes than a connection names, the rest unnamed', async () => {
+    const database = await createTestDatabase(dialect);
+    for (let i = 0; i < MAX_NAMED_PER_CONNECTION + 5; i++) {
+      const rows = await sql<{ n: number }>`select ${sql.lit(i)}::int as n where ${1} = 1`.execute(database.db);
+      expect(rows.rows).toEqual([{ n: i }]);
+    }
     await database.close();
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { nameStatements, type PreparedState } from './pg-prepared.js';
 import { countingDialect, type QueryCounter } from './query-counter.js';
 import type { DB } from './schema.js';
 
@@ -81,6 +82,9 @@ export function createDatabase(options: DatabaseOptions): Database {
       max: options.pgPoolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // Hot queries as named prepared statements (docs/decisions/0041), as the SQLite path caches them.
+    const prepared: PreparedState = { generation: 0 };
+    pool.on('connect', (client) => nameStatements(client, prepared));
     const { dialect, counter } = countingDialect(new PostgresDialect({ pool }));
     const db = new Kysely<DB>({ dialect });
     return {
