@@ -1,6 +1,7 @@
 // One participant's whole journey: every call the web app makes, in its order (captured from the
 // browser on the complete pathway: landing with Prolific parameters, consent, entry 'questions', baseline,
-// pre-survey, the four timed sections, the chat's opening and three rounds, post-survey, code, logout).
+// pre-survey, the four timed sections, the chat's opening and three rounds, post-survey, code, logout), and
+// the pages' heartbeat (one a minute while visible; here one per section).
 
 export interface CallRecord {
   /** Method and route pattern, e.g. `GET /api/participants/journey/:experimentId`. */
@@ -119,6 +120,9 @@ export async function runJourney(input: JourneyInput): Promise<void> {
       experimentId: id,
       sectionIndex,
     });
+    // The study pages send a heartbeat each minute while visible; a journey takes a few minutes, most of
+    // them reading the sections: one heartbeat while each section is read.
+    await call('POST', '/api/participants/heartbeat', '/api/participants/heartbeat', {});
     await sleep(input.sectionWaitMs);
     await call('POST', '/api/participants/sections/finish', '/api/participants/sections/finish', {
       experimentId: id,
