@@ -238,7 +238,7 @@ export interface AppConfig {
   /** The chat's limits for experiments that set none of their own (README, "Chat limits"). */
   chatLimits: ChatLimits;
   /** The monitor's event stream timing; tests shorten it (modules/monitor/monitor.routes.ts has the defaults). */
-  monitorStream?: { pollMs?: number; maxMs?: number; keepAliveMs?: number };
+  monitorStream?: { pollMs?: number; maxMs?: number; keepAliveMs?: number; snapshotMs?: number };
 }
 
 export interface HttpLimits {

@@ -61,8 +61,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       participantTokens: 150_000,
       budgetUsd: null,
     },
-    // Streams end quickly so that inject() (the matrix, the fuzzer) gets a whole response.
-    monitorStream: { pollMs: 20, maxMs: 60, keepAliveMs: 1000 },
+    // Streams end quickly so that inject() (the matrix, the fuzzer) gets a whole response; every monitor read is fresh.
+    monitorStream: { pollMs: 20, maxMs: 60, keepAliveMs: 1000, snapshotMs: 0 },
     ...overrides,
   };
 }

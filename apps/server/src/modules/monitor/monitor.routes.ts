@@ -5,11 +5,15 @@ import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { MonitorHub } from './monitor.stream.js';
 import { getMonitor, updateSettings } from './monitor.service.js';
-import { findMonitorSettings } from './monitor.repository.js';
+import { findMonitorSettings, latestSeq } from './monitor.repository.js';
+import { SnapshotCache } from './snapshot-cache.js';
 import { notFound } from '../../lib/errors.js';
 
-/** Default stream timing: poll the log every second; end a stream after 5 minutes (the browser reconnects). */
-export const MONITOR_STREAM_DEFAULTS = { pollMs: 1000, maxMs: 5 * 60_000, keepAliveMs: 15_000 };
+/**
+ * Default timing: poll the log every second; end a stream after 5 minutes (the browser reconnects); share a
+ * snapshot between the admins watching for up to 2 s while the log has not moved.
+ */
+export const MONITOR_STREAM_DEFAULTS = { pollMs: 1000, maxMs: 5 * 60_000, keepAliveMs: 15_000, snapshotMs: 2000 };
 
 /** The live study monitor: snapshot, settings, event stream (staff), and the participant's heartbeat. */
 export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -18,8 +22,15 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
   const staff = { guards: [ctx.guards.requireStaff] };
   const hub = new MonitorHub(deps.database.db, { pollMs: timing.pollMs });
   app.addHook('onClose', async () => hub.close());
+  const snapshots = new SnapshotCache(timing.snapshotMs, deps.clock);
 
-  route(app, monitorRoutes.get, staff, (request) => getMonitor(deps, request.params.id));
+  route(app, monitorRoutes.get, staff, (request) =>
+    snapshots.get(
+      request.params.id,
+      () => latestSeq(deps.database.db, request.params.id),
+      () => getMonitor(deps, request.params.id),
+    ),
+  );
   route(
     app,
     monitorRoutes.updateSettings,

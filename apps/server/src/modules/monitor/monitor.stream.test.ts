@@ -18,7 +18,7 @@ import {
 import { createSharedPgDatabases, dropTestSchemas, TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 
-const STREAM = { monitorStream: { pollMs: 20, maxMs: 60_000, keepAliveMs: 60_000 } };
+const STREAM = { monitorStream: { pollMs: 20, maxMs: 60_000, keepAliveMs: 60_000, snapshotMs: 0 } };
 
 /** Reads a monitor stream over a real socket, tick by tick. */
 async function openStream(app: FastifyInstance, experimentId: string, user: TestUser) {
