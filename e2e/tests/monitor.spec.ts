@@ -58,6 +58,9 @@ test('the admin watches a participant move through the study on the live monitor
   await expect(rowOf(page, setup.prolificPid)).toContainText('Pre-survey');
   await expect(page.getByTestId('funnel-baseline')).toContainText('1');
   await expect(page.getByTestId('monitor-not-yet-assigned')).toHaveText('1');
+  // The Participant Summary card follows the same stream: its total is the first figure.
+  const summaryCard = page.getByRole('heading', { name: 'Participant Summary' }).locator('..');
+  await expect(summaryCard.locator('dd').first()).toHaveText('1');
 
   // Search and status filter.
   await page.getByLabel('Search by Prolific ID or login').fill(setup.prolificPid.toLowerCase());
