@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ChatThreadRow, DB } from '../../db/schema.js';
+import type { ChatMessageRow, ChatThreadRow, DB } from '../../db/schema.js';
 import { logChatComplete } from '../journey/journey.service.js';
 import { toProgress } from './chat.mapper.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
@@ -12,24 +12,26 @@ type ThreadRef = Pick<ChatThreadRow, 'id' | 'user_id' | 'experiment_id'>;
 /**
  * In the transaction that finished an assistant reply: logs `chat_complete` when this reply is the one that
  * makes the chat complete by the server's count (one reply is written at a time per thread, so once).
+ * Returns the thread's messages as they are with the reply finished.
  */
 export async function logIfReplyCompletedChat(
   trx: Kysely<DB>,
   thread: ThreadRef,
   messageId: string,
   now: Date,
-): Promise<void> {
+): Promise<ChatMessageRow[]> {
   const rows = await listThreadMessages(trx, thread.id);
   const after = toProgress(rows);
-  if (!after.complete) return;
+  if (!after.complete) return rows;
   const before = toProgress(rows.map((r) => (r.id === messageId ? { ...r, status: 'streaming' as const } : r)));
-  if (before.complete) return;
+  if (before.complete) return rows;
   await logChatComplete(trx, {
     userId: thread.user_id,
     experimentId: thread.experiment_id,
     data: { threadId: thread.id, rounds: after.rounds, points: after.points },
     now,
   });
+  return rows;
 }
 
 /**

@@ -10,9 +10,7 @@ import { closeChat, logIfReplyCompletedChat } from './chat-journey.js';
 import {
   addThreadUsage,
   experimentSpentUsd,
-  findThreadTokens,
   finishMessage,
-  listThreadMessages,
   releaseReplyLease,
   renewReplyLease,
   updateStreamingContent,
@@ -116,7 +114,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     const inputTokens = info.inputTokens ?? null;
     const outputTokens = info.outputTokens ?? null;
     const cost = costUsd(model, inputTokens, outputTokens, ctx.prices);
-    await db.transaction().execute(async (trx) => {
+    const after = await db.transaction().execute(async (trx) => {
       await finishMessage(trx, g.messageId, {
         content: text,
         status: failure !== null ? 'error' : empty ? 'empty' : 'complete',
@@ -138,13 +136,14 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         thinking_log: info.thinking && info.thinking.length > 0 ? JSON.stringify(info.thinking) : null,
         created_at: ctx.deps.clock().toISOString(),
       });
-      await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
-      await logIfReplyCompletedChat(trx, thread, g.messageId, ctx.deps.clock());
+      const tokensUsed = await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
+      const rows = await logIfReplyCompletedChat(trx, thread, g.messageId, ctx.deps.clock());
+      return { tokensUsed, userMessages: rows.filter((r) => r.role === 'user').length };
     });
     if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
     // An empty greeting is not replayed: the page shows its canned one and the next request tries again.
     else if (empty && g.initial) sink.error(MODEL_ERRORS.initial);
-    await closeIfLimitReached(ctx, g);
+    await closeIfLimitReached(ctx, g, after);
   } catch (error) {
     ctx.log.error({ err: error, threadId: thread.id }, 'could not store the assistant message');
     sink.error(MODEL_ERRORS.notSaved);
@@ -157,14 +156,20 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   }
 }
 
-/** After a reply: a limit it reached ends the chat now, so the page shows it without another try. */
-async function closeIfLimitReached(ctx: ChatContext, g: Generation): Promise<void> {
+/**
+ * After a reply: a limit it reached ends the chat now, so the page shows it without another try. The counts
+ * are those the reply's own transaction saw (the lease keeps anything else from writing to the thread).
+ */
+async function closeIfLimitReached(
+  ctx: ChatContext,
+  g: Generation,
+  after: { tokensUsed: number; userMessages: number },
+): Promise<void> {
   const { db } = ctx.deps.database;
   const { thread, limits } = g.state;
-  const [rows, tokensUsed] = await Promise.all([listThreadMessages(db, thread.id), findThreadTokens(db, thread.id)]);
   const reason = reachedLimit(limits, {
-    userMessages: rows.filter((r) => r.role === 'user').length,
-    tokensUsed,
+    userMessages: after.userMessages,
+    tokensUsed: after.tokensUsed,
     experimentSpentUsd: limits.budgetUsd === null ? null : await experimentSpentUsd(db, thread.experiment_id),
   });
   if (reason !== null) await closeChat(db, thread, reason, ctx.deps.clock());

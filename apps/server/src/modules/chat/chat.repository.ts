@@ -151,13 +151,15 @@ export async function markStreamingInterrupted(db: Db, threadId: string, reason:
   return Number(result.numUpdatedRows);
 }
 
-/** Adds one reply's tokens and cost to the thread's running totals. */
-export async function addThreadUsage(db: Db, threadId: string, tokens: number, costUsd: number): Promise<void> {
-  await db
+/** Adds one reply's tokens and cost to the thread's running totals; the thread's tokens used after it. */
+export async function addThreadUsage(db: Db, threadId: string, tokens: number, costUsd: number): Promise<number> {
+  const row = await db
     .updateTable('chat_threads')
     .set({ tokens_used: sql<number>`tokens_used + ${tokens}`, cost_usd: sql<number>`cost_usd + ${costUsd}` })
     .where('id', '=', threadId)
-    .execute();
+    .returning('tokens_used')
+    .executeTakeFirst();
+  return row ? toNumber(row.tokens_used) : 0;
 }
 
 /** Ends the chat for a limit, once: a thread already closed keeps its first reason. */
@@ -184,12 +186,6 @@ export async function experimentSpentUsd(db: Db, experimentId: string): Promise<
     .where('experiment_id', '=', experimentId)
     .executeTakeFirst();
   return row?.spent === null || row?.spent === undefined ? 0 : toNumber(row.spent);
-}
-
-/** Input plus output tokens the thread's replies have used so far. */
-export async function findThreadTokens(db: Db, threadId: string): Promise<number> {
-  const row = await db.selectFrom('chat_threads').select('tokens_used').where('id', '=', threadId).executeTakeFirst();
-  return row ? toNumber(row.tokens_used) : 0;
 }
 
 /** What each experiment's chats have cost so far, in USD, by experiment id. */

@@ -263,12 +263,15 @@ export async function prepareInitialMessage(ctx: ChatContext, userId: string, th
     if (leaseId) {
       const now = ctx.deps.clock().toISOString();
       // Someone may have finished between our read and our lease.
-      if ((await listThreadMessages(db, thread.id)).some(isCompleteGreeting)) {
+      const held = await listThreadMessages(db, thread.id);
+      if (held.some(isCompleteGreeting)) {
         await releaseReplyLease(db, thread.id, leaseId, now);
         continue;
       }
       const messageId = ctx.deps.newId();
-      await insertMessage(db, placeholder(messageId, thread.id, await nextPosition(db, thread.id), true, now));
+      // Read under the lease: no other reply can add a row before ours.
+      const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
+      await insertMessage(db, placeholder(messageId, thread.id, position, true, now));
       return (sink) => generate(ctx, { state, leaseId, messageId, history: [], initial: true }, sink);
     }
     if (poll >= maxPolls) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
