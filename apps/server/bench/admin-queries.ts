@@ -33,7 +33,12 @@ export interface AdminBenchResult {
   participantsDetailed: AdminRequestFigure;
   participantsCsv: AdminRequestFigure;
   messagesCsv: AdminRequestFigure;
+  /** The data package (ZIP, one read transaction); budget: under 2 s and 100 MB of added memory. */
+  dataPackage: AdminRequestFigure & { withinBudget: boolean };
 }
+
+/** The data package's budget (issue 13): 5,000 participants and 35,000 messages. */
+export const PACKAGE_BUDGET = { ms: 2000, addedMb: 100 } as const;
 
 const PARTICIPANTS = 5000;
 const SEED_BATCH = 500;
@@ -125,6 +130,11 @@ async function measure(port: number, url: string, token: string): Promise<AdminR
   };
 }
 
+function withBudget(figure: AdminRequestFigure): AdminRequestFigure & { withinBudget: boolean } {
+  const withinBudget = figure.maxMs < PACKAGE_BUDGET.ms && figure.peakRssDeltaMb < PACKAGE_BUDGET.addedMb;
+  return { ...figure, withinBudget };
+}
+
 async function openDatabase(
   dialect: 'sqlite' | 'postgres',
   dataDir: string,
@@ -194,6 +204,7 @@ export async function runAdminBench(dialect: 'sqlite' | 'postgres', databaseUrl?
       participantsDetailed: await measure(port, `${base}/participants-detailed`, token),
       participantsCsv: await measure(port, `${base}/export/participants.csv`, token),
       messagesCsv: await measure(port, `${base}/export/messages.csv`, token),
+      dataPackage: withBudget(await measure(port, `${base}/export-package`, token)),
     };
   } finally {
     await app.close();

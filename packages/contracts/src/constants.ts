@@ -59,6 +59,8 @@ export const JOURNEY_EVENT_TYPES = [
   'post_survey',
   'completed',
   'out_of_order',
+  /** A repeat survey submission with different answers: the first answers stay, the attempt is logged. */
+  'answer_change_refused',
 ] as const;
 export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
 

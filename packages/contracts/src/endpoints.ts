@@ -58,6 +58,8 @@ export const endpoints = {
     chatLimits: endpoint<E['chatLimits']>('GET', '/api/experiments/:id/chat-limits'),
     updateChatLimits: endpoint<E['updateChatLimits']>('PUT', '/api/experiments/:id/chat-limits'),
     exportFile: endpoint<E['exportFile']>('GET', '/api/experiments/:id/export/:file'),
+    exportPackage: endpoint<E['exportPackage']>('GET', '/api/experiments/:id/export-package'),
+    exportSpreadsheet: endpoint<E['exportSpreadsheet']>('GET', '/api/experiments/:id/export-spreadsheet'),
   },
   participants: {
     create: endpoint<P['create']>('POST', '/api/participants'),

@@ -182,4 +182,8 @@ export const experimentRoutes = {
   }),
   /** CSV download: participants.csv, messages.csv, surveys.csv, codebook.csv. */
   exportFile: defineRoute({ method: 'GET', path: '/api/experiments/:id/export/:file', params: ExportParams }),
+  /** The spreadsheet-safe copy (.xlsx): a sheet per CSV file, formula-looking text prefixed with `'`. */
+  /** The data package (.zip): every analysis file, codebook and datapackage.json, one snapshot. */
+  exportPackage: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-package', params: IdParams }),
+  exportSpreadsheet: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-spreadsheet', params: IdParams }),
 };

@@ -141,6 +141,14 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export/participants.csv` }),
     expect: STAFF_READ,
   },
+  'GET /api/experiments/:id/export-package': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-package` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/experiments/:id/export-spreadsheet': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-spreadsheet` }),
+    expect: STAFF_READ,
+  },
   'GET /api/experiments/:id/chat-limits': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/chat-limits` }),
     expect: STAFF_READ,

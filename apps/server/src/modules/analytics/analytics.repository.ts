@@ -31,8 +31,11 @@ function participantBaseQuery(db: Kysely<DB>, experimentId: string) {
   return db
     .selectFrom('assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('allocation_slots as s', 's.assignment_id', 'a.id')
     .where('a.experiment_id', '=', experimentId)
     .select([
+      's.block_index',
+      's.seq as slot_seq',
       'a.id as assignment_id',
       'a.user_id',
       'u.email',
@@ -88,6 +91,20 @@ export function pageParticipantBase(
   return query.orderBy('a.created_at').orderBy('a.id').limit(limit).execute();
 }
 
+/** Prolific ids that more than one participant of the experiment carries. */
+export async function listDuplicateProlificPids(db: Kysely<DB>, experimentId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('assignments')
+    .where('experiment_id', '=', experimentId)
+    .where('prolific_pid', 'is not', null)
+    .select('prolific_pid')
+    .groupBy('prolific_pid')
+    .having((eb) => eb.fn.countAll(), '>', 1)
+    .$narrowType<{ prolific_pid: string }>()
+    .execute();
+  return new Set(rows.map((r) => r.prolific_pid));
+}
+
 export interface SurveyAnswerRow {
   user_id: string;
   survey_type: string;
@@ -132,6 +149,8 @@ export interface SectionViewTimesRow {
   min_seconds: number;
   opened_at: Date | string;
   finished_at: Date | string;
+  visible_seconds: number | string | null;
+  hidden_seconds: number | string | null;
 }
 
 /** Sections the server opened and saw finished, with their server times (unfinished ones are left out). */
@@ -140,7 +159,15 @@ export function listFinishedSectionViews(db: Kysely<DB>, scope: Scope): Promise<
     .selectFrom('section_views')
     .where('experiment_id', '=', scope.experimentId)
     .where('finished_at', 'is not', null)
-    .select(['user_id', 'section_index', 'min_seconds', 'opened_at', 'finished_at'])
+    .select([
+      'user_id',
+      'section_index',
+      'min_seconds',
+      'opened_at',
+      'finished_at',
+      'visible_seconds',
+      'hidden_seconds',
+    ])
     .$narrowType<{ finished_at: Date | string }>();
   if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
   return query.execute();
@@ -164,6 +191,13 @@ export function listUserMessages(db: Kysely<DB>, scope: Scope): Promise<UserMess
     .where('m.role', '=', 'user')
     .select(['t.user_id', 'm.content']);
   if (scope.userIds) query = query.where('t.user_id', 'in', [...scope.userIds]);
+  return query.execute();
+}
+
+/** The participants in scope who have a chat thread. */
+export function listChatThreadUsers(db: Kysely<DB>, scope: Scope): Promise<{ user_id: string }[]> {
+  let query = db.selectFrom('chat_threads').where('experiment_id', '=', scope.experimentId).select('user_id');
+  if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
   return query.execute();
 }
 

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ExportParams, experimentRoutes } from '@studychat/contracts';
+import { ExportParams, IdParams, experimentRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { exportFile } from './export.service.js';
 import { participantSummary, participantsDetailed } from './analytics.service.js';
+import { exportPackage } from './package.service.js';
+import { exportSpreadsheet } from './spreadsheet.service.js';
 
 /** Participant summary, participants table and the CSV exports of an experiment (admin only). */
 export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -38,6 +40,46 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
       });
       return reply
         .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${download.filename}"`)
+        .send(download.body);
+    },
+  });
+
+  const pkg = experimentRoutes.exportPackage;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: pkg.method,
+    url: pkg.path,
+    schema: { params: IdParams },
+    onRequest: staff.guards,
+    handler: async (request, reply) => {
+      const download = await exportPackage(ctx.deps, request.params.id);
+      await app.audit(request, {
+        action: 'export.download',
+        target: { type: 'experiment', id: request.params.id },
+        details: { file: 'data-package.zip' },
+      });
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${download.filename}"`)
+        .send(download.body);
+    },
+  });
+
+  const xlsx = experimentRoutes.exportSpreadsheet;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: xlsx.method,
+    url: xlsx.path,
+    schema: { params: IdParams },
+    onRequest: staff.guards,
+    handler: async (request, reply) => {
+      const download = await exportSpreadsheet(ctx.deps, request.params.id);
+      await app.audit(request, {
+        action: 'export.download',
+        target: { type: 'experiment', id: request.params.id },
+        details: { file: 'spreadsheet-safe.xlsx' },
+      });
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="${download.filename}"`)
         .send(download.body);
     },

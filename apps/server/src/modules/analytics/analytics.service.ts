@@ -4,7 +4,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import { getFullSummary, statusByUser } from '../monitor/monitor.service.js';
 import { experimentExists, listParticipantBase } from './analytics.repository.js';
-import { loadChatActivity, loadSurveyAnswers } from './participant-facts.js';
+import { loadChatActivity, loadChatThreads, loadSurveyAnswers } from './participant-facts.js';
 import { toDetailedRow, toParticipantRecord } from './participant-record.js';
 
 async function requireExperiment(database: Database, experimentId: string): Promise<void> {
@@ -38,14 +38,12 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
   const rows: DetailedParticipantRow[] = [];
   for (let start = 0; start < base.length; start += CHAT_CHUNK) {
     const chunk = base.slice(start, start + CHAT_CHUNK);
-    const chat = await loadChatActivity(db, { experimentId, userIds: chunk.map((r) => r.user_id) });
-    for (const row of chunk)
-      rows.push(
-        toDetailedRow(
-          toParticipantRecord(experimentId, row, { surveys, chat }),
-          statuses.get(row.user_id) ?? 'in_progress',
-        ),
-      );
+    const scope = { experimentId, userIds: chunk.map((r) => r.user_id) };
+    const [chat, threads] = await Promise.all([loadChatActivity(db, scope), loadChatThreads(db, scope)]);
+    for (const row of chunk) {
+      const record = toParticipantRecord(experimentId, row, { surveys, chat, threads });
+      rows.push(toDetailedRow(record, statuses.get(row.user_id) ?? 'in_progress'));
+    }
   }
   return rows;
 }

@@ -14,7 +14,7 @@ const TYPE_LABELS: Record<CsvType, string> = {
   text: 'text',
   integer: 'integer',
   number: 'number',
-  boolean: 'boolean (true/false)',
+  boolean: 'boolean (TRUE/FALSE)',
   timestamp: 'timestamp (ISO 8601, UTC)',
   json: 'JSON text',
 };
@@ -28,9 +28,11 @@ export const CODEBOOK_COLUMNS: readonly CsvColumn<CodebookEntry>[] = [
 ];
 
 /** Every column of every data file, generated from the same definitions that write the files. */
-export function codebookEntries(): CodebookEntry[] {
-  return Object.entries(DATA_FILE_COLUMNS).flatMap(([file, columns]) =>
-    (columns as readonly CsvColumn<never>[]).map((c) => ({
+export function codebookEntries(
+  files: Readonly<Record<string, readonly CsvColumn<never>[]>> = DATA_FILE_COLUMNS,
+): CodebookEntry[] {
+  return Object.entries(files).flatMap(([file, columns]) =>
+    columns.map((c) => ({
       file,
       column: c.name,
       type: c.type,

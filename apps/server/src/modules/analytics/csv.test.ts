@@ -4,38 +4,36 @@ import { parseCsv } from './parse-csv.testing.js';
 
 describe('csvField', () => {
   it('writes null and undefined as an empty field', () => {
-    expect(csvField(null, 'text')).toBe('');
-    expect(csvField(undefined, 'integer')).toBe('');
+    expect(csvField(null)).toBe('');
+    expect(csvField(undefined)).toBe('');
   });
 
   it('quotes commas, quotes and line breaks, doubling quotes', () => {
-    expect(csvField('a,b', 'text')).toBe('"a,b"');
-    expect(csvField('say "hi"', 'text')).toBe('"say ""hi"""');
-    expect(csvField('one\ntwo', 'text')).toBe('"one\ntwo"');
-    expect(csvField('one\r\ntwo', 'text')).toBe('"one\r\ntwo"');
-    expect(csvField('plain text 😀', 'text')).toBe('plain text 😀');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('one\ntwo')).toBe('"one\ntwo"');
+    expect(csvField('one\r\ntwo')).toBe('"one\r\ntwo"');
+    expect(csvField('\rx')).toBe('"\rx"');
+    expect(csvField('plain text 😀')).toBe('plain text 😀');
   });
 
-  it('neutralises text a spreadsheet would run as a formula', () => {
-    expect(csvField('=HYPERLINK("http://x","y")', 'text')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
-    expect(csvField('+1', 'text')).toBe("'+1");
-    expect(csvField('-2', 'text')).toBe("'-2");
-    expect(csvField('@SUM(A1:A2)', 'text')).toBe("'@SUM(A1:A2)");
-    expect(csvField('\tx', 'text')).toBe("'\tx");
-    expect(csvField('\rx', 'text')).toBe('"\'\rx"');
-    expect(csvField('a=1', 'text')).toBe('a=1');
+  it('keeps text exactly as stored, formula-looking text included (the spreadsheet download neutralises)', () => {
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe('"=HYPERLINK(""http://x"",""y"")"');
+    for (const text of ['+1', '-2', '@SUM(A1:A2)', '\tx', "'=x", '=1+1', 'NA', 'NULL', 'N/A', '-6 to 6']) {
+      expect(csvField(text)).toBe(text);
+    }
   });
 
-  it('never neutralises numbers, so negative values stay numeric', () => {
-    expect(csvField(-4, 'integer')).toBe('-4');
-    expect(csvField(-0.5, 'number')).toBe('-0.5');
-    expect(csvField(0, 'integer')).toBe('0');
-    expect(csvField(Number.NaN, 'number')).toBe('');
+  it('writes numbers as they are, non-finite ones as empty', () => {
+    expect(csvField(-4)).toBe('-4');
+    expect(csvField(-0.5)).toBe('-0.5');
+    expect(csvField(0)).toBe('0');
+    expect(csvField(Number.NaN)).toBe('');
   });
 
-  it('writes booleans as true/false', () => {
-    expect(csvField(true, 'boolean')).toBe('true');
-    expect(csvField(false, 'boolean')).toBe('false');
+  it('writes booleans as TRUE/FALSE (logical in R read.csv and pandas)', () => {
+    expect(csvField(true)).toBe('TRUE');
+    expect(csvField(false)).toBe('FALSE');
   });
 });
 

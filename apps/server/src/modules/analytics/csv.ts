@@ -1,5 +1,8 @@
 // RFC 4180 CSV: comma separated, CRLF between records, a field quoted when it holds a comma, a quote, CR or
 // LF, quotes doubled inside. UTF-8 without a byte-order mark (R's read.csv and pandas read it as is).
+// Text is written exactly as stored (no formula neutralisation: that is the spreadsheet download's job,
+// docs/decisions/0035-exact-analysis-files.md); booleans are TRUE/FALSE, which R's read.csv and pandas both
+// read as logical; missing is an empty field.
 
 export type CsvValue = string | number | boolean | null | undefined;
 
@@ -13,23 +16,27 @@ export interface CsvColumn<Row> {
   meaning: string;
   /** Allowed values or range, for the codebook; empty when free. */
   allowed?: string;
+  /** The allowed values, for datapackage.json's enum constraint. */
+  enum?: readonly string[];
+  /** The lowest and highest value, for datapackage.json's constraints. */
+  minimum?: number;
+  maximum?: number;
   value: (row: Row) => CsvValue;
 }
 
-// A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/**
- * One field. Null is an empty field. Text that a spreadsheet would run as a formula gets a leading `'`;
- * numbers never do, so a negative number stays a number.
- */
-export function csvField(value: CsvValue, type: CsvType): string {
+/** A value as the text of its cell: null and non-finite numbers are empty, booleans TRUE/FALSE. */
+export function cellText(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  let text: string;
-  if (typeof value === 'number') text = Number.isFinite(value) ? String(value) : '';
-  else if (typeof value === 'boolean') text = value ? 'true' : 'false';
-  else text = (type === 'text' || type === 'json') && FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  return value;
+}
+
+/** One field, quoted where RFC 4180 needs it; the text itself is never changed. */
+export function csvField(value: CsvValue): string {
+  const text = cellText(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -38,9 +45,9 @@ export function csvRecord(fields: readonly string[]): string {
 }
 
 export function csvHeader<Row>(columns: readonly CsvColumn<Row>[]): string {
-  return csvRecord(columns.map((c) => csvField(c.name, 'text')));
+  return csvRecord(columns.map((c) => csvField(c.name)));
 }
 
 export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row): string {
-  return csvRecord(columns.map((c) => csvField(c.value(row), c.type)));
+  return csvRecord(columns.map((c) => csvField(c.value(row))));
 }

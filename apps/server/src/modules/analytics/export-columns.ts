@@ -14,6 +14,7 @@ import {
   type ExportFile,
 } from '@studychat/contracts';
 import type { CsvColumn } from './csv.js';
+import { BLOCK_SIZE } from '../participants/permuted-block.js';
 import { SECTION_COUNT, type ParticipantRecord } from './participant-record.js';
 
 // The columns of every export file, defined once: each list writes its file's header and rows and the
@@ -31,13 +32,14 @@ function sectionColumns(): CsvColumn<ParticipantRecord>[] {
         type: 'number' as const,
         meaning: `Seconds from the server opening static section ${n} to accepting it as finished (for sections read before the server timed them: seconds on screen as the page reported); empty if never finished`,
         allowed: '>= 0',
+        minimum: 0,
         value: (r: ParticipantRecord) => r.sections[index]?.seconds,
       },
       {
         name: `section_${n}_min_met`,
         type: 'boolean' as const,
         meaning: `Whether section ${n} took at least its minimum time (the study's minimum seconds for that section and condition); empty if never finished`,
-        allowed: 'true; false',
+        allowed: 'TRUE; FALSE',
         value: (r: ParticipantRecord) => {
           const s = r.sections[index];
           return s ? s.seconds >= s.minSeconds : null;
@@ -65,6 +67,7 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     type: 'text',
     meaning: 'Randomised condition; empty if never assigned (left before the pre-survey)',
     allowed: list(CONDITIONS),
+    enum: CONDITIONS,
     value: (r) => r.condition,
   },
   {
@@ -72,6 +75,7 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     type: 'text',
     meaning: 'Randomisation stratum (baseline intention band) the condition was drawn in',
     allowed: list(STRATA),
+    enum: STRATA,
     value: (r) => r.stratum,
   },
   {
@@ -91,7 +95,7 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     name: 'consent_given',
     type: 'boolean',
     meaning: 'Whether informed consent was given',
-    allowed: 'true; false',
+    allowed: 'TRUE; FALSE',
     value: (r) => r.consentGiven,
   },
   { name: 'consent_timestamp', type: 'timestamp', meaning: 'When consent was given', value: (r) => r.consentTimestamp },
@@ -100,6 +104,7 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     type: 'text',
     meaning: "Entry page answer: 'questions' (has questions or concerns about MMR) or 'confirm' (no concerns)",
     allowed: 'questions; confirm',
+    enum: ['questions', 'confirm'],
     value: (r) => r.entryChoice,
   },
   {
@@ -108,73 +113,101 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     meaning:
       'Baseline intention to have the child receive the MMR vaccine at next week’s visit (1 Definitely not, 4 Uncertain, 7 Definitely yes)',
     allowed: LIKERT,
+    minimum: LIKERT_MIN,
+    maximum: LIKERT_MAX,
     value: (r) => r.baselineIntention,
   },
-  { name: 'age', type: 'text', meaning: 'Pre-survey: age group', allowed: list(AGE_GROUPS), value: (r) => r.age },
-  { name: 'sex', type: 'text', meaning: 'Pre-survey: sex at birth', allowed: list(SEXES), value: (r) => r.sex },
+  {
+    name: 'age',
+    type: 'text',
+    meaning: 'Pre-survey: age group',
+    allowed: list(AGE_GROUPS),
+    enum: AGE_GROUPS,
+    value: (r) => r.age,
+  },
+  {
+    name: 'sex',
+    type: 'text',
+    meaning: 'Pre-survey: sex at birth',
+    allowed: list(SEXES),
+    enum: SEXES,
+    value: (r) => r.sex,
+  },
   {
     name: 'political_leaning',
     type: 'text',
     meaning: 'Pre-survey: political leaning',
     allowed: list(POLITICAL_LEANINGS),
+    enum: POLITICAL_LEANINGS,
     value: (r) => r.politicalLeaning,
   },
   ...sectionColumns(),
   {
     name: 'chat_turns',
     type: 'integer',
-    meaning: 'Chat messages the participant sent (rounds)',
+    meaning: 'Chat messages the participant sent (rounds); empty if the participant never reached the chat',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.chatTurns,
   },
   {
     name: 'user_char_count',
     type: 'integer',
     meaning:
-      'Characters the participant sent in the chat, each message trimmed of surrounding white space (counted as the chat progress rule counts them: UTF-16 code units)',
+      'Characters the participant sent in the chat, each message trimmed of surrounding white space (counted as the chat progress rule counts them: UTF-16 code units); empty if the chat was never reached',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.userCharCount,
   },
   {
     name: 'chat_points',
     type: 'number',
-    meaning: 'Engagement points: chat_turns x 10 + user_char_count x 0.5',
+    meaning: 'Engagement points: chat_turns x 10 + user_char_count x 0.5; empty if the chat was never reached',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.chatPoints,
   },
   {
     name: 'chat_complete',
     type: 'boolean',
-    meaning: `Whether the chat met the completion rule (points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET})`,
-    allowed: 'true; false',
+    meaning: `Whether the chat met the completion rule (points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET}); empty if the chat was never reached`,
+    allowed: 'TRUE; FALSE',
     value: (r) => r.chatComplete,
   },
   {
     name: 'assistant_messages',
     type: 'integer',
-    meaning: 'Assistant messages in the chat, the initial greeting and failed replies included',
+    meaning:
+      'Assistant messages in the chat, the initial greeting and failed replies included; empty if the chat was never reached',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.assistantMessages,
   },
   {
     name: 'assistant_input_tokens',
     type: 'integer',
-    meaning: 'Input tokens summed over the assistant messages; empty if none were recorded',
+    meaning:
+      'Input tokens summed over the assistant messages; empty if the chat was never reached or none were recorded',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.assistantInputTokens,
   },
   {
     name: 'assistant_output_tokens',
     type: 'integer',
-    meaning: 'Output tokens summed over the assistant messages; empty if none were recorded',
+    meaning:
+      'Output tokens summed over the assistant messages; empty if the chat was never reached or none were recorded',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.assistantOutputTokens,
   },
   {
     name: 'assistant_cost_usd',
     type: 'number',
-    meaning: 'Model cost in US dollars summed over the assistant messages; empty if no price was known',
+    meaning:
+      'Model cost in US dollars summed over the assistant messages; empty if the chat was never reached or no price was known',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.assistantCostUsd,
   },
   {
@@ -182,6 +215,8 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     type: 'integer',
     meaning: 'Post-survey intention, same scale as baseline_intention',
     allowed: LIKERT,
+    minimum: LIKERT_MIN,
+    maximum: LIKERT_MAX,
     value: (r) => r.postIntent,
   },
   {
@@ -189,12 +224,15 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     type: 'integer',
     meaning: 'post_intent minus baseline_intention; empty if either is missing',
     allowed: `${LIKERT_MIN - LIKERT_MAX} to ${LIKERT_MAX - LIKERT_MIN}`,
+    minimum: LIKERT_MIN - LIKERT_MAX,
+    maximum: LIKERT_MAX - LIKERT_MIN,
     value: (r) => r.delta,
   },
   {
     name: 'intervention_completed_at',
     type: 'timestamp',
-    meaning: 'When the intervention was marked completed on the assignment',
+    meaning:
+      "When the intervention was completed; only for completion_pathway 'complete' (empty for the screened-out pathways)",
     value: (r) => r.interventionCompletedAt,
   },
   {
@@ -203,6 +241,7 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     meaning:
       "How the participant finished: 'complete' (whole study), 'confirm' (no concerns at entry), 'ceiling' (baseline intention 7); empty if not finished",
     allowed: list(PATHWAYS),
+    enum: PATHWAYS,
     value: (r) => r.completionPathway,
   },
   {
@@ -218,7 +257,60 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     meaning:
       "At the time of the export: 'completed' (completion recorded, any pathway), 'screened_out' (at the no-concerns or intention-ceiling exit, code not taken yet), 'stale' (in progress without activity for the experiment's stale minutes, default 30), 'in_progress' (anyone else)",
     allowed: list(PARTICIPANT_STATUSES),
+    enum: PARTICIPANT_STATUSES,
     value: (r) => r.status,
+  },
+  {
+    name: 'pathway',
+    type: 'text',
+    meaning:
+      "The pathway the participant's answers put them on, finished or not: completion_pathway if recorded, else 'confirm' (no concerns at entry), 'ceiling' (baseline 7), 'complete' (any other baseline); empty before the baseline",
+    allowed: list(PATHWAYS),
+    enum: PATHWAYS,
+    value: (r) => r.pathway,
+  },
+  {
+    name: 'randomisation_block',
+    type: 'integer',
+    meaning: 'The permuted block (within the stratum) the condition was drawn from; empty if never assigned',
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.randomisationBlock,
+  },
+  {
+    name: 'randomisation_position',
+    type: 'integer',
+    meaning: `Position of the participant's slot within that block, 1 to ${BLOCK_SIZE}; empty if never assigned`,
+    allowed: `1-${BLOCK_SIZE}`,
+    minimum: 1,
+    maximum: BLOCK_SIZE,
+    value: (r) => r.randomisationPosition,
+  },
+  {
+    name: 'all_sections_min_met',
+    type: 'boolean',
+    meaning:
+      "Exclusion flag: every static section of the participant's condition was finished at its minimum by the server's clock; empty if never assigned",
+    allowed: 'TRUE; FALSE',
+    value: (r) => r.allSectionsMinMet,
+  },
+  {
+    name: 'duplicate_prolific_pid',
+    type: 'boolean',
+    meaning:
+      'Exclusion flag: another participant of this experiment carries the same Prolific id; empty without a Prolific id',
+    allowed: 'TRUE; FALSE',
+    value: (r) => r.duplicateProlificPid,
+  },
+  {
+    name: 'hidden_time_share',
+    type: 'number',
+    meaning:
+      'Exclusion measure: hidden seconds / (visible + hidden seconds) over the finished server-timed sections, as the browser reported (0 to 1, 4 decimals); empty if none',
+    allowed: '0 to 1',
+    minimum: 0,
+    maximum: 1,
+    value: (r) => r.hiddenTimeShare,
   },
 ];
 
@@ -256,6 +348,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'text',
     meaning: 'Condition the chat ran in',
     allowed: list(CONDITIONS),
+    enum: CONDITIONS,
     value: (r) => r.condition,
   },
   { name: 'thread_id', type: 'text', meaning: 'Chat thread id (one per participant)', value: (r) => r.threadId },
@@ -265,6 +358,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'integer',
     meaning: 'Order of the message in its thread, from 0',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.position,
   },
   {
@@ -272,12 +366,14 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'text',
     meaning: "'user' (the participant) or 'assistant' (the AI)",
     allowed: 'user; assistant',
+    enum: ['user', 'assistant'],
     value: (r) => r.role,
   },
   {
     name: 'content',
     type: 'text',
-    meaning: 'Message text exactly as sent or shown (line breaks kept inside the quoted field)',
+    meaning:
+      'Message text exactly as sent or shown: nothing added or removed (line breaks kept inside the quoted field; no spreadsheet formula prefix)',
     value: (r) => r.content,
   },
   { name: 'created_at', type: 'timestamp', meaning: 'When the message was stored', value: (r) => r.createdAt },
@@ -285,7 +381,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     name: 'is_initial',
     type: 'boolean',
     meaning: 'Whether this is the assistant’s opening message',
-    allowed: 'true; false',
+    allowed: 'TRUE; FALSE',
     value: (r) => r.isInitial,
   },
   {
@@ -294,6 +390,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     meaning:
       "'complete'; 'error' (the model failed; text that arrived is kept); 'interrupted' (the server stopped part way; the text saved so far is kept); 'empty' (the model answered nothing); 'streaming' (being written at export time)",
     allowed: 'complete; error; interrupted; empty; streaming',
+    enum: ['complete', 'error', 'interrupted', 'empty', 'streaming'],
     value: (r) => r.status,
   },
   {
@@ -308,6 +405,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'integer',
     meaning: 'Model input tokens',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.inputTokens,
   },
   {
@@ -315,6 +413,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'integer',
     meaning: 'Model output tokens (thinking included)',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.outputTokens,
   },
   { name: 'cost_usd', type: 'number', meaning: 'Model cost in US dollars', allowed: '>= 0', value: (r) => r.costUsd },
@@ -323,6 +422,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'integer',
     meaning: 'Milliseconds from the request to the model until its first text',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.firstTokenMs,
   },
   {
@@ -330,6 +430,7 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     type: 'integer',
     meaning: 'Milliseconds the whole reply took',
     allowed: '>= 0',
+    minimum: 0,
     value: (r) => r.totalMs,
   },
   {
@@ -374,6 +475,7 @@ export const SURVEY_COLUMNS: readonly CsvColumn<SurveyAnswerRecord>[] = [
     type: 'text',
     meaning: 'Which survey: entry page, baseline intention, pre-survey, post-survey',
     allowed: list(SURVEY_TYPES),
+    enum: SURVEY_TYPES,
     value: (r) => r.surveyType,
   },
   {

@@ -8,6 +8,7 @@ import { parseJsonObject, toBool, toIso, toNumberOrNull } from '../../db/values.
 import { notFound } from '../../lib/errors.js';
 import {
   experimentExists,
+  listDuplicateProlificPids,
   listMessagesOfThreads,
   listProlificPids,
   pageParticipantBase,
@@ -19,8 +20,8 @@ import {
   type SurveyExportRow,
   type ThreadExportRow,
 } from './analytics.repository.js';
-import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
-import { csvHeader, csvRow } from './csv.js';
+import { CODEBOOK_COLUMNS, codebookEntries, type CodebookEntry } from './codebook.js';
+import { csvHeader, csvRow, type CsvColumn } from './csv.js';
 import {
   MESSAGE_COLUMNS,
   PARTICIPANT_COLUMNS,
@@ -29,8 +30,14 @@ import {
   type SurveyAnswerRecord,
 } from './export-columns.js';
 import { keysetPages } from './keyset.js';
-import { loadAssistantUsage, loadChatActivity, loadExposures, loadSurveyAnswers } from './participant-facts.js';
-import { toParticipantRecord } from './participant-record.js';
+import {
+  loadAssistantUsage,
+  loadChatActivity,
+  loadChatThreads,
+  loadExposures,
+  loadSurveyAnswers,
+} from './participant-facts.js';
+import { toParticipantRecord, type ParticipantRecord } from './participant-record.js';
 
 // The CSV exports are produced page by page (keyset pagination) and pulled by the HTTP response: the next
 // page is read only when the client has taken the previous one, so a large study never sits in memory.
@@ -38,13 +45,14 @@ import { toParticipantRecord } from './participant-record.js';
 /** Rows per page: participants, chat threads (all their messages come along) and survey responses. */
 export const DEFAULT_PAGE_SIZES = { participants: 500, threads: 100, surveys: 1000 } as const;
 
-export async function* participantsCsv(
+/** participants.csv's records, one page of participants at a time. */
+export async function* participantRecords(
   db: Kysely<DB>,
   experimentId: string,
   pageSize: number = DEFAULT_PAGE_SIZES.participants,
   statuses?: Map<string, ParticipantStatusName>,
-): AsyncGenerator<string> {
-  yield csvHeader(PARTICIPANT_COLUMNS);
+): AsyncGenerator<ParticipantRecord[]> {
+  const duplicatePids = await listDuplicateProlificPids(db, experimentId);
   const pages = keysetPages(
     (after, limit) => pageParticipantBase(db, experimentId, after, limit),
     participantCursor,
@@ -52,15 +60,34 @@ export async function* participantsCsv(
   );
   for await (const page of pages) {
     const scope = { experimentId, userIds: page.map((p) => p.user_id) };
-    const [surveys, chat, usage, exposures] = await Promise.all([
+    const [surveys, chat, threads, usage, exposures] = await Promise.all([
       loadSurveyAnswers(db, scope),
       loadChatActivity(db, scope),
+      loadChatThreads(db, scope),
       loadAssistantUsage(db, scope),
       loadExposures(db, scope),
     ]);
-    const facts = { surveys, chat, usage, exposures, statuses };
-    yield page.map((base) => csvRow(PARTICIPANT_COLUMNS, toParticipantRecord(experimentId, base, facts))).join('');
+    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses };
+    yield page.map((base) => toParticipantRecord(experimentId, base, facts));
   }
+}
+
+/** A file's CSV text: its header, then one chunk per page of records. */
+export async function* csvOf<Row>(
+  columns: readonly CsvColumn<Row>[],
+  pages: AsyncIterable<Row[]>,
+): AsyncGenerator<string> {
+  yield csvHeader(columns);
+  for await (const page of pages) yield page.map((record) => csvRow(columns, record)).join('');
+}
+
+export function participantsCsv(
+  db: Kysely<DB>,
+  experimentId: string,
+  pageSize?: number,
+  statuses?: Map<string, ParticipantStatusName>,
+): AsyncGenerator<string> {
+  return csvOf(PARTICIPANT_COLUMNS, participantRecords(db, experimentId, pageSize, statuses));
 }
 
 function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, row: ChatMessageRow): MessageRecord {
@@ -90,12 +117,11 @@ function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, ro
 }
 
 /** Messages are paged by thread: a page of threads, then all their messages through the thread index. */
-export async function* messagesCsv(
+export async function* messageRecords(
   db: Kysely<DB>,
   experimentId: string,
   threadsPerPage: number = DEFAULT_PAGE_SIZES.threads,
-): AsyncGenerator<string> {
-  yield csvHeader(MESSAGE_COLUMNS);
+): AsyncGenerator<MessageRecord[]> {
   const pages = keysetPages(
     (after, limit) => pageThreadsForExport(db, experimentId, after, limit),
     threadCursor,
@@ -119,14 +145,14 @@ export async function* messagesCsv(
       if (list) list.push(m);
       else byThread.set(m.thread_id, [m]);
     }
-    yield threads
-      .flatMap((thread) =>
-        (byThread.get(thread.id) ?? []).map((m) =>
-          csvRow(MESSAGE_COLUMNS, toMessageRecord(thread, pids.get(thread.user_id) ?? null, m)),
-        ),
-      )
-      .join('');
+    yield threads.flatMap((thread) =>
+      (byThread.get(thread.id) ?? []).map((m) => toMessageRecord(thread, pids.get(thread.user_id) ?? null, m)),
+    );
   }
+}
+
+export function messagesCsv(db: Kysely<DB>, experimentId: string, threadsPerPage?: number): AsyncGenerator<string> {
+  return csvOf(MESSAGE_COLUMNS, messageRecords(db, experimentId, threadsPerPage));
 }
 
 function answerValue(value: unknown): SurveyAnswerRecord['value'] {
@@ -150,12 +176,11 @@ function toAnswerRecords(row: SurveyExportRow, prolificPid: string | null): Surv
   }));
 }
 
-export async function* surveysCsv(
+export async function* surveyRecords(
   db: Kysely<DB>,
   experimentId: string,
   pageSize: number = DEFAULT_PAGE_SIZES.surveys,
-): AsyncGenerator<string> {
-  yield csvHeader(SURVEY_COLUMNS);
+): AsyncGenerator<SurveyAnswerRecord[]> {
   const pages = keysetPages(
     (after, limit) => pageSurveysForExport(db, experimentId, after, limit),
     surveyCursor,
@@ -167,19 +192,21 @@ export async function* surveysCsv(
       experimentId,
       page.map((r) => r.user_id),
     );
-    yield page
-      .flatMap((row) => toAnswerRecords(row, pids.get(row.user_id) ?? null))
-      .map((record) => csvRow(SURVEY_COLUMNS, record))
-      .join('');
+    yield page.flatMap((row) => toAnswerRecords(row, pids.get(row.user_id) ?? null));
   }
 }
 
+export function surveysCsv(db: Kysely<DB>, experimentId: string, pageSize?: number): AsyncGenerator<string> {
+  return csvOf(SURVEY_COLUMNS, surveyRecords(db, experimentId, pageSize));
+}
+
 // The codebook has no data of its own; async like the others so every file streams the same way.
-export async function* codebookCsv(): AsyncGenerator<string> {
-  yield csvHeader(CODEBOOK_COLUMNS);
-  yield codebookEntries()
-    .map((entry) => csvRow(CODEBOOK_COLUMNS, entry))
-    .join('');
+export async function* codebookRecords(): AsyncGenerator<CodebookEntry[]> {
+  yield codebookEntries();
+}
+
+export function codebookCsv(): AsyncGenerator<string> {
+  return csvOf(CODEBOOK_COLUMNS, codebookRecords());
 }
 
 export interface ExportDownload {

@@ -1,4 +1,5 @@
 import { EXPORT_FILES } from '@studychat/contracts';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
@@ -26,6 +27,10 @@ const TRICKY = [
   '-2',
   '@SUM(A1:A2)',
   '\tstarts with a tab',
+  "'=x",
+  '=1+1',
+  'NA',
+  'مرحبا بالعالم',
 ];
 
 async function collect(generator: AsyncGenerator<string>): Promise<string> {
@@ -120,12 +125,12 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
     const byUser = new Map(rows.map((r) => [r.user_id, r]));
     expect(byUser.get(timed.user.id)).toMatchObject({
       section_1_seconds: '15.25',
-      section_1_min_met: 'true',
+      section_1_min_met: 'TRUE',
       section_2_seconds: '20',
-      section_2_min_met: 'true',
+      section_2_min_met: 'TRUE',
       section_3_seconds: '',
     });
-    expect(byUser.get(legacy.user.id)).toMatchObject({ section_1_seconds: '9', section_1_min_met: 'false' });
+    expect(byUser.get(legacy.user.id)).toMatchObject({ section_1_seconds: '9', section_1_min_met: 'FALSE' });
   });
 
   it('writes one participants.csv row per participant with every measure, nulls as empty cells', async () => {
@@ -136,7 +141,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       user_id: tricky.user.id,
       email: 'tricky@study.test',
       assignment_id: tricky.assignment.id,
-      prolific_pid: "'=cmd|calc",
+      prolific_pid: '=cmd|calc',
       study_id: 'STUDY-1',
       session_id: 'SESSION-1',
       condition: 'mmr',
@@ -144,7 +149,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       condition_assigned_at: at(5),
       assignment_created_at: at(1),
       last_login_at: at(50),
-      consent_given: 'true',
+      consent_given: 'TRUE',
       consent_timestamp: at(2),
       entry_choice: 'questions',
       baseline_intention: '6',
@@ -152,49 +157,63 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       sex: 'female',
       political_leaning: 'moderate',
       section_1_seconds: '16.5',
-      section_1_min_met: 'true',
+      section_1_min_met: 'TRUE',
       section_2_seconds: '12',
-      section_2_min_met: 'false',
+      section_2_min_met: 'FALSE',
       section_3_seconds: '41',
-      section_3_min_met: 'true',
+      section_3_min_met: 'TRUE',
       section_4_seconds: '30',
-      section_4_min_met: 'true',
+      section_4_min_met: 'TRUE',
       chat_turns: String(TRICKY.length),
       user_char_count: String(TRICKY.reduce((n, m) => n + m.trim().length, 0)),
       chat_points: String(TRICKY.length * 10 + TRICKY.reduce((n, m) => n + m.trim().length, 0) * 0.5),
-      chat_complete: 'true',
+      chat_complete: 'TRUE',
       assistant_messages: '2',
       assistant_input_tokens: '1100',
       assistant_output_tokens: '250',
       assistant_cost_usd: '0.25',
       post_intent: '2',
-      // A numeric column: the negative value is not neutralised.
       delta: '-4',
       intervention_completed_at: '',
       completion_pathway: 'complete',
       completion_code: 'C-COMPLETE',
       completed_at: at(40),
       status: 'completed',
+      pathway: 'complete',
+      randomisation_block: '',
+      randomisation_position: '',
+      // Section 2 took 12 of its 20 seconds.
+      all_sections_min_met: 'FALSE',
+      duplicate_prolific_pid: 'FALSE',
+      // Browser-timed sections from before the server timed them carry no visible/hidden seconds.
+      hidden_time_share: '',
     });
     expect(rows[1]).toMatchObject({
       user_id: dropout.user.id,
       condition: '',
-      consent_given: 'false',
+      consent_given: 'FALSE',
       entry_choice: 'confirm',
       baseline_intention: '',
       section_1_seconds: '',
       section_1_min_met: '',
-      chat_turns: '0',
-      user_char_count: '0',
-      chat_complete: 'false',
-      assistant_messages: '0',
+      // Never reached the chat: its measures are missing, not zero.
+      chat_turns: '',
+      user_char_count: '',
+      chat_points: '',
+      chat_complete: '',
+      assistant_messages: '',
+      assistant_input_tokens: '',
+      assistant_cost_usd: '',
       post_intent: '',
       delta: '',
       completion_pathway: '',
+      pathway: 'confirm',
+      all_sections_min_met: '',
+      duplicate_prolific_pid: '',
     });
   });
 
-  it('writes every chat message with RFC 4180 quoting and formula-looking text neutralised', async () => {
+  it('writes every chat message with RFC 4180 quoting and the text exactly as sent', async () => {
     const res = await get(exportUrl('messages.csv'));
     // Line breaks stay inside quoted fields, exactly as typed.
     expect(res.body).toContain('"line one\nline two"');
@@ -203,22 +222,11 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
     expect(rows).toHaveLength(TRICKY.length + 2);
     expect(rows.map((r) => r.position)).toEqual(rows.map((_, i) => String(i)));
     const userContents = rows.filter((r) => r.role === 'user').map((r) => r.content);
-    expect(userContents).toEqual([
-      'Hello, world',
-      'She said "hi" and left',
-      'line one\nline two',
-      'windows\r\nline',
-      'emoji 😀🎉 ünïcödé',
-      '\'=HYPERLINK("http://evil.example","click")',
-      "'+1",
-      "'-2",
-      "'@SUM(A1:A2)",
-      "'\tstarts with a tab",
-    ]);
+    expect(userContents).toEqual(TRICKY);
     expect(rows[0]).toEqual({
       experiment_id: experimentId,
       user_id: tricky.user.id,
-      prolific_pid: "'=cmd|calc",
+      prolific_pid: '=cmd|calc',
       condition: 'mmr',
       thread_id: tricky.threadId,
       message_id: tricky.messageIds[0],
@@ -226,7 +234,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       role: 'assistant',
       content: 'Welcome, parent!',
       created_at: at(10),
-      is_initial: 'true',
+      is_initial: 'TRUE',
       status: 'complete',
       error_message: '',
       model: 'scripted-offline',
@@ -239,7 +247,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       thinking: '[{"type":"thinking","thinking":"Greet, then \\"listen\\"."}]',
     });
     expect(rows.at(-1)).toMatchObject({ status: 'error', error_message: 'Model timed out', cost_usd: '' });
-    expect(rows[1]).toMatchObject({ role: 'user', is_initial: 'false', model: '', input_tokens: '', thinking: '' });
+    expect(rows[1]).toMatchObject({ role: 'user', is_initial: 'FALSE', model: '', input_tokens: '', thinking: '' });
   });
 
   it('writes surveys.csv in long format, one row per answer', async () => {
@@ -253,7 +261,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       ['pre', 'political_leaning', 'moderate', at(4)],
       ['post', 'post_intent', '2', at(30)],
     ]);
-    expect(mine.every((r) => r.prolific_pid === "'=cmd|calc" && r.experiment_id === experimentId)).toBe(true);
+    expect(mine.every((r) => r.prolific_pid === '=cmd|calc' && r.experiment_id === experimentId)).toBe(true);
     expect(rows.filter((r) => r.user_id === dropout.user.id).map((r) => [r.question, r.value])).toEqual([
       ['choice', 'confirm'],
     ]);
@@ -269,6 +277,8 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
     expect(new Set(codebook.map((e) => e.file))).toEqual(new Set(['participants.csv', 'messages.csv', 'surveys.csv']));
     expect(codebook.every((e) => Boolean(e.meaning) && Boolean(e.type))).toBe(true);
     expect(codebook.find((e) => e.column === 'condition')?.allowed_values).toBe('mmr; control');
+    expect(codebook.find((e) => e.column === 'delta')?.allowed_values).toBe('-6 to 6');
+    expect(codebook.find((e) => e.column === 'chat_complete')?.type).toBe('boolean (TRUE/FALSE)');
   });
 
   it('exports an experiment without data as a header only, and 404 for an unknown experiment', async () => {
@@ -277,6 +287,62 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       expect(parseCsv((await get(exportUrl(file, empty))).body)).toHaveLength(1);
     }
     const missing = await get(exportUrl('participants.csv', crypto.randomUUID()));
+    expect(expectJson(missing, 404)).toEqual({ error: 'Experiment not found', code: 'NOT_FOUND' });
+  });
+
+  it('leaves intervention_completed_at empty for a screened-out participant, even if a time was stored', async () => {
+    const db = t().database.db;
+    const other = (await insertExperimentRow(db)).id;
+    const screened = await seedParticipant(db, other, {
+      assignment: {
+        completion_pathway: 'ceiling',
+        completion_code: 'C-CEIL',
+        completed_at: at(9),
+        intervention_completed_timestamp: at(9),
+      },
+      entry: 'questions',
+      baseline: 7,
+    });
+    const row = csvObjects((await get(exportUrl('participants.csv', other))).body)[0];
+    expect(row).toMatchObject({
+      user_id: screened.user.id,
+      completion_pathway: 'ceiling',
+      intervention_completed_at: '',
+      chat_turns: '',
+      chat_complete: '',
+    });
+  });
+
+  it('sends a spreadsheet-safe .xlsx with one sheet per file, formula-looking text prefixed', async () => {
+    const res = await get(`/api/experiments/${experimentId}/export-spreadsheet`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="experiment-${experimentId}-spreadsheet-safe.xlsx"`,
+    );
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['participants', 'messages', 'surveys', 'codebook']);
+    const messages = workbook.getWorksheet('messages');
+    const header = (messages?.getRow(1).values as unknown[]).slice(1);
+    const content = header.indexOf('content') + 1;
+    const texts: unknown[] = [];
+    messages?.eachRow((row, n) => {
+      if (n > 1) texts.push(row.getCell(content).value);
+    });
+    expect(texts).toContain('\'=HYPERLINK("http://evil.example","click")');
+    // Not formula-looking: kept as is.
+    expect(texts).toContain("'=x");
+    expect(texts).toContain("'-2");
+    expect(texts).toContain('NA');
+    expect(texts).toContain('Hello, world');
+    const participants = workbook.getWorksheet('participants');
+    const pHeader = (participants?.getRow(1).values as unknown[]).slice(1);
+    const row2 = participants?.getRow(2);
+    expect(row2?.getCell(pHeader.indexOf('delta') + 1).value).toBe(-4);
+    expect(row2?.getCell(pHeader.indexOf('chat_complete') + 1).value).toBe(true);
+    expect(row2?.getCell(pHeader.indexOf('prolific_pid') + 1).value).toBe("'=cmd|calc");
+    const missing = await get(`/api/experiments/${crypto.randomUUID()}/export-spreadsheet`);
     expect(expectJson(missing, 404)).toEqual({ error: 'Experiment not found', code: 'NOT_FOUND' });
   });
 

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.js';
 import { parseJsonObject, toMillis, toNumber, toNumberOrNull } from '../../db/values.js';
 import {
   listAssistantUsage,
+  listChatThreadUsers,
   listExposures,
   listFinishedSectionViews,
   listSurveyAnswers,
@@ -33,6 +34,9 @@ export interface AssistantUsage {
 export interface SectionExposure {
   seconds: number;
   minSeconds: number;
+  /** As the browser reported at the finish (server-timed sections only). */
+  visibleSeconds?: number | null;
+  hiddenSeconds?: number | null;
 }
 
 export async function loadSurveyAnswers(
@@ -59,6 +63,11 @@ export async function loadChatActivity(db: Kysely<DB>, scope: Scope): Promise<Ma
     byUser.set(row.user_id, activity);
   }
   return byUser;
+}
+
+/** Participants in scope who have a chat thread, i.e. reached the chat. */
+export async function loadChatThreads(db: Kysely<DB>, scope: Scope): Promise<Set<string>> {
+  return new Set((await listChatThreadUsers(db, scope)).map((row) => row.user_id));
 }
 
 export async function loadAssistantUsage(db: Kysely<DB>, scope: Scope): Promise<Map<string, AssistantUsage>> {
@@ -93,7 +102,12 @@ export async function loadExposures(db: Kysely<DB>, scope: Scope): Promise<Map<s
   }
   for (const row of views) {
     const seconds = (toMillis(row.finished_at) - toMillis(row.opened_at)) / 1000;
-    put(row.user_id, row.section_index, { seconds, minSeconds: row.min_seconds });
+    put(row.user_id, row.section_index, {
+      seconds,
+      minSeconds: row.min_seconds,
+      visibleSeconds: toNumberOrNull(row.visible_seconds),
+      hiddenSeconds: toNumberOrNull(row.hidden_seconds),
+    });
   }
   return byUser;
 }

@@ -10,6 +10,7 @@ import {
   type ParticipantStatusName,
 } from '@studychat/contracts';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
+import { BLOCK_SIZE } from '../participants/permuted-block.js';
 import type { ParticipantBaseRow } from './analytics.repository.js';
 import type { AssistantUsage, ChatActivity, SectionExposure, SurveyAnswers } from './participant-facts.js';
 
@@ -39,11 +40,12 @@ export interface ParticipantRecord {
   politicalLeaning: string | null;
   /** By section index (0-based); undefined where the section was never completed. */
   sections: (SectionExposure | undefined)[];
-  chatTurns: number;
-  userCharCount: number;
-  chatPoints: number;
-  chatComplete: boolean;
-  assistantMessages: number;
+  /** The chat measures are null for a participant who never reached the chat (no thread). */
+  chatTurns: number | null;
+  userCharCount: number | null;
+  chatPoints: number | null;
+  chatComplete: boolean | null;
+  assistantMessages: number | null;
   assistantInputTokens: number | null;
   assistantOutputTokens: number | null;
   assistantCostUsd: number | null;
@@ -55,14 +57,29 @@ export interface ParticipantRecord {
   completedAt: string | null;
   /** The monitor's status (docs/decisions/0030); null where it was not computed. */
   status: ParticipantStatusName | null;
+  /** The pathway the answers put the participant on (finished or not); null before it is known. */
+  pathway: string | null;
+  randomisationBlock: number | null;
+  /** Position within the permuted block, from 1. */
+  randomisationPosition: number | null;
+  /** Every section of the condition finished at its minimum by the server's clock; null without a condition. */
+  allSectionsMinMet: boolean | null;
+  /** Another participant of the experiment carries the same Prolific id; null without an id. */
+  duplicateProlificPid: boolean | null;
+  /** Hidden seconds over visible plus hidden seconds, over the finished server-timed sections; null if none. */
+  hiddenTimeShare: number | null;
 }
 
 export interface ParticipantFacts {
   surveys: Map<string, SurveyAnswers>;
   chat: Map<string, ChatActivity>;
+  /** Participants who have a chat thread (reached the chat). */
+  threads: ReadonlySet<string>;
   usage?: Map<string, AssistantUsage>;
   exposures?: Map<string, Map<number, SectionExposure>>;
   statuses?: Map<string, ParticipantStatusName>;
+  /** Prolific ids more than one participant carries. */
+  duplicatePids?: ReadonlySet<string>;
 }
 
 /** A 1-7 intention answer (the baseline stores "1".."7", the post-survey an integer), else null. */
@@ -73,6 +90,33 @@ export function intentValue(value: unknown): number | null {
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
+}
+
+/** The pathway the answers put a participant on: the recorded one, else what the entry and baseline imply. */
+function pathwayOf(recorded: string | null, entry: string | null, baseline: number | null): string | null {
+  if (recorded !== null) return recorded;
+  if (entry === 'confirm') return 'confirm';
+  if (baseline === LIKERT_MAX) return 'ceiling';
+  return baseline !== null ? 'complete' : null;
+}
+
+function sectionSummary(condition: Condition | null, sections: (SectionExposure | undefined)[]) {
+  let visible = 0;
+  let hidden = 0;
+  let timed = false;
+  for (const s of sections) {
+    if (s?.visibleSeconds == null || s.hiddenSeconds == null) continue;
+    timed = true;
+    visible += s.visibleSeconds;
+    hidden += s.hiddenSeconds;
+  }
+  const count = condition ? studyDefinition.conditions[condition].sections.length : 0;
+  return {
+    allMet: condition
+      ? Array.from({ length: count }, (_, i) => sections[i]).every((s) => s !== undefined && s.seconds >= s.minSeconds)
+      : null,
+    hiddenShare: timed && visible + hidden > 0 ? Math.round((hidden / (visible + hidden)) * 10000) / 10000 : null,
+  };
 }
 
 function toCondition(value: string | null): Condition | null {
@@ -91,6 +135,12 @@ export function toParticipantRecord(
   const baseline = intentValue(answers.baseline?.vaccination_intention);
   const post = intentValue(answers.post?.post_intent);
   const points = chatPoints(chat.turns, chat.chars);
+  const reached = facts.threads.has(base.user_id);
+  const condition = toCondition(base.assigned_condition);
+  const sections = Array.from({ length: SECTION_COUNT }, (_, index) => exposures?.get(index));
+  const summary = sectionSummary(condition, sections);
+  const entryChoice = text(answers.entry?.choice);
+  const completed = base.completion_pathway === 'complete';
   return {
     experimentId,
     userId: base.user_id,
@@ -99,34 +149,41 @@ export function toParticipantRecord(
     prolificPid: base.prolific_pid,
     studyId: base.study_id,
     sessionId: base.session_id,
-    condition: toCondition(base.assigned_condition),
+    condition,
     stratum: base.stratum,
     conditionAssignedAt: toIsoOrNull(base.condition_assigned_at),
     assignmentCreatedAt: toIso(base.created_at),
     lastLoginAt: toIsoOrNull(base.last_login_at),
     consentGiven: toBool(base.consent_given),
     consentTimestamp: toIsoOrNull(base.consent_timestamp),
-    entryChoice: text(answers.entry?.choice),
+    entryChoice,
     baselineIntention: baseline,
     age: text(answers.pre?.age),
     sex: text(answers.pre?.sex),
     politicalLeaning: text(answers.pre?.political_leaning),
-    sections: Array.from({ length: SECTION_COUNT }, (_, index) => exposures?.get(index)),
-    chatTurns: chat.turns,
-    userCharCount: chat.chars,
-    chatPoints: points,
-    chatComplete: isChatComplete(points, chat.turns),
-    assistantMessages: usage?.messages ?? 0,
-    assistantInputTokens: usage ? usage.inputTokens : 0,
-    assistantOutputTokens: usage ? usage.outputTokens : 0,
-    assistantCostUsd: usage ? usage.costUsd : 0,
+    sections,
+    chatTurns: reached ? chat.turns : null,
+    userCharCount: reached ? chat.chars : null,
+    chatPoints: reached ? points : null,
+    chatComplete: reached ? isChatComplete(points, chat.turns) : null,
+    assistantMessages: reached ? (usage?.messages ?? 0) : null,
+    assistantInputTokens: usage ? usage.inputTokens : null,
+    assistantOutputTokens: usage ? usage.outputTokens : null,
+    assistantCostUsd: usage ? usage.costUsd : null,
     postIntent: post,
     delta: baseline !== null && post !== null ? post - baseline : null,
-    interventionCompletedAt: toIsoOrNull(base.intervention_completed_timestamp),
+    // Only the whole study is the intervention: a screened-out participant never has this time.
+    interventionCompletedAt: completed ? toIsoOrNull(base.intervention_completed_timestamp) : null,
     completionPathway: base.completion_pathway,
     completionCode: base.completion_code,
     completedAt: toIsoOrNull(base.completed_at),
     status: facts.statuses?.get(base.user_id) ?? null,
+    pathway: pathwayOf(base.completion_pathway, entryChoice, baseline),
+    randomisationBlock: base.block_index ?? null,
+    randomisationPosition: base.slot_seq == null ? null : ((base.slot_seq - 1) % BLOCK_SIZE) + 1,
+    allSectionsMinMet: summary.allMet,
+    duplicateProlificPid: base.prolific_pid === null ? null : (facts.duplicatePids?.has(base.prolific_pid) ?? false),
+    hiddenTimeShare: summary.hiddenShare,
   };
 }
 
@@ -139,8 +196,8 @@ export function toDetailedRow(
     user_id: record.userId,
     assigned_condition: record.condition,
     last_login_at: record.lastLoginAt,
-    chat_turns: record.chatTurns,
-    user_char_count: record.userCharCount,
+    chat_turns: record.chatTurns ?? 0,
+    user_char_count: record.userCharCount ?? 0,
     pre_intent: record.baselineIntention,
     post_intent: record.postIntent,
     delta: record.delta,

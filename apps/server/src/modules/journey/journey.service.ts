@@ -183,6 +183,34 @@ export async function logChatComplete(
   });
 }
 
+/**
+ * Logs a repeat survey submission whose answers differ from the stored ones (the first answers stay): the
+ * questions that differ, with the first and the attempted value of each.
+ */
+export async function logAnswerChangeRefused(
+  ctx: StepContext,
+  input: { surveyType: string; first: Record<string, unknown>; attempted: Record<string, unknown> },
+): Promise<void> {
+  const { assignment } = ctx.state.facts;
+  const changed = [...new Set([...Object.keys(input.first), ...Object.keys(input.attempted)])].filter(
+    (key) => JSON.stringify(input.first[key]) !== JSON.stringify(input.attempted[key]),
+  );
+  if (changed.length === 0) return;
+  await appendEvent(ctx.trx, {
+    experimentId: assignment.experiment_id,
+    userId: assignment.user_id,
+    assignmentId: assignment.id,
+    type: 'answer_change_refused',
+    step: ctx.state.position.step,
+    data: {
+      surveyType: input.surveyType,
+      first: Object.fromEntries(changed.map((key) => [key, input.first[key] ?? null])),
+      attempted: Object.fromEntries(changed.map((key) => [key, input.attempted[key] ?? null])),
+    },
+    createdAt: ctx.now.toISOString(),
+  });
+}
+
 /** Logs that a participant joined an experiment, in the transaction that created their assignment. */
 export async function logJoined(
   trx: Kysely<DB>,

@@ -3,7 +3,8 @@ import type { AppDeps } from '../../lib/deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import { journeyWrite, type StepEvent } from '../journey/journey.service.js';
+import { parseJsonObject } from '../../db/values.js';
+import { journeyWrite, logAnswerChangeRefused, type StepEvent } from '../journey/journey.service.js';
 import type { JourneyWrite } from '../journey/journey-steps.js';
 import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
 import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
@@ -49,9 +50,15 @@ export async function submitSurvey(
     deps,
     { userId, experimentId, write: SURVEY_WRITE[surveyType] },
     {
-      repeat: async ({ trx }) => {
-        const first = await findSurveyResponse(trx, userId, experimentId, surveyType);
+      repeat: async (ctx) => {
+        const first = await findSurveyResponse(ctx.trx, userId, experimentId, surveyType);
         if (!first) throw conflict('The survey response could not be found. Please try again.');
+        // A different answer the second time is kept as an event; the first answer stays the answer.
+        await logAnswerChangeRefused(ctx, {
+          surveyType,
+          first: parseJsonObject(first.responses) ?? {},
+          attempted: submission.responses,
+        });
         return { id: first.id, created: false };
       },
       apply: async ({ trx, state, now }) => {

@@ -82,6 +82,28 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     expect(JSON.parse(rows[0]?.responses ?? '{}')).toEqual({ choice: 'questions' });
   });
 
+  it('logs a repeat with a different answer as an event (the first stays), and a same-answer repeat not at all', async () => {
+    const { experimentId } = await setup();
+    const user = await participantAt(t(), experimentId, 'consented');
+    await submit(user, experimentId, 'entry', { choice: 'questions' });
+    await submit(user, experimentId, 'entry', { choice: 'questions' });
+    await submit(user, experimentId, 'entry', { choice: 'confirm' });
+    const events = await t()
+      .database.db.selectFrom('journey_events')
+      .where('user_id', '=', user.id)
+      .where('type', '=', 'answer_change_refused')
+      .select(['step', 'data'])
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]?.data ?? '{}')).toEqual({
+      surveyType: 'entry',
+      first: { choice: 'questions' },
+      attempted: { choice: 'confirm' },
+    });
+    const rows = await storedResponses(user.id, experimentId);
+    expect(JSON.parse(rows[0]?.responses ?? '{}')).toEqual({ choice: 'questions' });
+  });
+
   it('stores one response when the same survey arrives twice at once', async () => {
     const { experimentId } = await setup();
     const user = await participantAt(t(), experimentId, 'consented');

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import type { ParticipantStatusName } from '@studychat/contracts';
+import { strToU8, Zip, ZipDeflate } from 'fflate';
+import type { Kysely } from 'kysely';
+import serverPackage from '../../../package.json' with { type: 'json' };
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { statusByUser } from '../monitor/monitor.service.js';
+import { notFound } from '../../lib/errors.js';
+import { findExperimentById } from '../experiments/experiments.repository.js';
+import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
+import type { CsvColumn } from './csv.js';
+import { dataPackageDescriptor, type PackageMeta } from './datapackage.js';
+import { MESSAGE_COLUMNS, PARTICIPANT_COLUMNS, SURVEY_COLUMNS } from './export-columns.js';
+import { csvOf, messageRecords, participantRecords, surveyRecords } from './export.service.js';
+import { EVENT_COLUMNS, PAGE_TIME_COLUMNS } from './package-columns.js';
+import { eventRecords, pageTimeRecords } from './package-records.js';
+
+// The data package: every analysis file of an experiment in one ZIP, read in ONE read transaction, so the
+// files are one snapshot (a participant writing meanwhile is in all of them or in none). The package is
+// built in memory inside the transaction (compressed as it goes; a few MB for thousands of participants)
+// and sent after the transaction ends, so no database connection waits on a slow download.
+
+export const PRODUCT_VERSION: string = serverPackage.version;
+
+/** Larger pages than the streamed CSVs: inside one transaction fewer, larger reads are faster. */
+const PAGE = { participants: 2000, threads: 1000, surveys: 5000, events: 10_000 } as const;
+
+const PACKAGE_FILE_COLUMNS = {
+  'participants.csv': PARTICIPANT_COLUMNS,
+  'messages.csv': MESSAGE_COLUMNS,
+  'surveys.csv': SURVEY_COLUMNS,
+  'page_times.csv': PAGE_TIME_COLUMNS,
+  'events.csv': EVENT_COLUMNS,
+} as const;
+
+const DESCRIPTIONS: Record<keyof typeof PACKAGE_FILE_COLUMNS | 'codebook.csv', string> = {
+  'participants.csv': 'One row per participant',
+  'messages.csv': 'One row per chat message',
+  'surveys.csv': 'One row per survey answer (long format)',
+  'page_times.csv': 'One row per participant and timed step or static section, by the server clock',
+  'events.csv': 'The journey event log: one row per event',
+  'codebook.csv': 'Every column of the other files: type, meaning, allowed values',
+};
+
+function fileSources(
+  trx: Kysely<DB>,
+  experimentId: string,
+  statuses: Map<string, ParticipantStatusName>,
+): [string, () => AsyncGenerator<string>][] {
+  const codebook = codebookEntries(PACKAGE_FILE_COLUMNS);
+  return [
+    [
+      'participants.csv',
+      () => csvOf(PARTICIPANT_COLUMNS, participantRecords(trx, experimentId, PAGE.participants, statuses)),
+    ],
+    ['messages.csv', () => csvOf(MESSAGE_COLUMNS, messageRecords(trx, experimentId, PAGE.threads))],
+    ['surveys.csv', () => csvOf(SURVEY_COLUMNS, surveyRecords(trx, experimentId, PAGE.surveys))],
+    ['page_times.csv', () => csvOf(PAGE_TIME_COLUMNS, pageTimeRecords(trx, experimentId, PAGE.participants))],
+    ['events.csv', () => csvOf(EVENT_COLUMNS, eventRecords(trx, experimentId, PAGE.events))],
+    [
+      'codebook.csv',
+      async function* () {
+        yield* csvOf(
+          CODEBOOK_COLUMNS,
+          (async function* () {
+            yield codebook;
+          })(),
+        );
+      },
+    ],
+  ];
+}
+
+/** Runs `read` in one read transaction: a snapshot on PostgreSQL (repeatable read), the only connection on SQLite. */
+async function inSnapshot<T>(database: Database, read: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  const transaction = database.db.transaction();
+  if (database.dialect === 'postgres') {
+    return transaction.setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
+  }
+  return transaction.execute(read);
+}
+
+async function zipFiles(
+  trx: Kysely<DB>,
+  experimentId: string,
+  statuses: Map<string, ParticipantStatusName>,
+  descriptor: () => string,
+): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else chunks.push(chunk);
+  });
+  const modified = new Date();
+  for (const [name, source] of fileSources(trx, experimentId, statuses)) {
+    const file = new ZipDeflate(name, { level: 6 });
+    file.mtime = modified;
+    zip.add(file);
+    for await (const text of source()) file.push(strToU8(text));
+    file.push(new Uint8Array(0), true);
+  }
+  const json = new ZipDeflate('datapackage.json', { level: 6 });
+  json.mtime = modified;
+  zip.add(json);
+  json.push(strToU8(descriptor()), true);
+  zip.end();
+  if (failure) throw failure;
+  return Buffer.concat(chunks);
+}
+
+/** The data package of an experiment as ZIP bytes; unknown experiment: 404 before anything is read. */
+export async function exportPackage(deps: AppDeps, experimentId: string): Promise<{ filename: string; body: Buffer }> {
+  const { database } = deps;
+  const experiment = await findExperimentById(database.db, experimentId);
+  if (!experiment) throw notFound('Experiment not found');
+  const study = await deps.studies(experimentId);
+  const exportedAt = deps.clock().toISOString();
+  const meta: PackageMeta = {
+    experimentId,
+    experimentName: experiment.name,
+    exportedAt,
+    productVersion: PRODUCT_VERSION,
+    studyId: study.id,
+    studyContentSha256: createHash('sha256').update(JSON.stringify(study)).digest('hex'),
+  };
+  const files = [
+    ...Object.entries(PACKAGE_FILE_COLUMNS).map(([path, columns]) => ({
+      path,
+      description: DESCRIPTIONS[path as keyof typeof PACKAGE_FILE_COLUMNS],
+      columns: columns as readonly CsvColumn<never>[],
+    })),
+    {
+      path: 'codebook.csv',
+      description: DESCRIPTIONS['codebook.csv'],
+      columns: CODEBOOK_COLUMNS as readonly CsvColumn<never>[],
+    },
+  ];
+  const body = await inSnapshot(database, async (trx) => {
+    // The monitor's status, read in the same snapshot.
+    const statuses = await statusByUser({ ...deps, database: { ...database, db: trx } }, experimentId);
+    return zipFiles(trx, experimentId, statuses, () => JSON.stringify(dataPackageDescriptor(meta, files), null, 2));
+  });
+  const stamp = exportedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return { filename: `experiment-${experimentId}-data-package-${stamp}.zip`, body };
+}
