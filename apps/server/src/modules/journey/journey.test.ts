@@ -250,9 +250,10 @@ describe.each(TEST_DIALECTS)('journey order on %s', (dialect) => {
           // nothing else is logged.
           const after = await eventsOf(t(), user, experimentId);
           expect(after.slice(0, events.length), name).toEqual(events);
-          expect(after.slice(events.length).map((e) => e.type), name).toEqual(
-            after.length > events.length ? ['answer_change_refused'] : [],
-          );
+          expect(
+            after.slice(events.length).map((e) => e.type),
+            name,
+          ).toEqual(after.length > events.length ? ['answer_change_refused'] : []);
         } else {
           expect(res.statusCode, `${name} at ${position.name}: ${res.body}`).toBe(409);
           const body = errorOf(res);
