@@ -28,6 +28,7 @@ import { registerAdminRoutes } from './modules/admin/admin.routes.js';
 import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { registerMonitorRoutes } from './modules/monitor/monitor.routes.js';
 import { LastSeen } from './modules/monitor/last-seen.js';
+import { registerWithdrawalRoutes } from './modules/withdrawal/withdrawal.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
 /** What every module's register function receives. */
@@ -88,6 +89,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerSurveyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);
+  registerWithdrawalRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
   registerMonitorRoutes(app, ctx);
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).

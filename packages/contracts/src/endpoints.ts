@@ -59,6 +59,8 @@ export const endpoints = {
     updateChatLimits: endpoint<E['updateChatLimits']>('PUT', '/api/experiments/:id/chat-limits'),
     exportFile: endpoint<E['exportFile']>('GET', '/api/experiments/:id/export/:file'),
     exportPackage: endpoint<E['exportPackage']>('GET', '/api/experiments/:id/export-package'),
+    exportTranscripts: endpoint<E['exportTranscripts']>('GET', '/api/experiments/:id/export-transcripts'),
+    withdraw: endpoint<E['withdraw']>('POST', '/api/experiments/:id/withdrawals'),
     exportSpreadsheet: endpoint<E['exportSpreadsheet']>('GET', '/api/experiments/:id/export-spreadsheet'),
   },
   participants: {

@@ -9,6 +9,7 @@ import {
   EXPERIMENT_NAME_MAX,
   EXPORT_FILES,
   PARTICIPANT_STATUSES,
+  PROLIFIC_ID_MAX,
   STUDY_LOGIN_STATUSES,
 } from './constants.js';
 import { FullParticipantSummary } from './monitor.js';
@@ -82,6 +83,23 @@ export type StudyLoginsReply = z.infer<typeof StudyLoginsReply>;
 
 export const CompletionCodeQuery = z.object({ pathway: Pathway });
 export const CompletionCodeReply = z.object({ code: z.string(), pathway: Pathway, key: CodeKey });
+
+/** Withdrawal: the Prolific id whose data is deleted from the experiment (the admin page confirms first). */
+export const WithdrawBody = z.object({
+  prolificId: LineText.trim().min(1, 'Prolific id is required').max(PROLIFIC_ID_MAX),
+});
+export const WithdrawReply = z.object({
+  prolificId: z.string(),
+  /** Rows deleted, by kind. */
+  deleted: z.object({
+    participants: z.number().int(),
+    messages: z.number().int(),
+    surveyResponses: z.number().int(),
+    sectionRecords: z.number().int(),
+    events: z.number().int(),
+  }),
+});
+export type WithdrawReply = z.infer<typeof WithdrawReply>;
 
 export const ParticipantSummary = z.object({
   total: z.number().int(),
@@ -185,5 +203,15 @@ export const experimentRoutes = {
   /** The spreadsheet-safe copy (.xlsx): a sheet per CSV file, formula-looking text prefixed with `'`. */
   /** The data package (.zip): every analysis file, codebook and datapackage.json, one snapshot. */
   exportPackage: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-package', params: IdParams }),
+  /** Transcripts for sharing: chat messages with emails, phone numbers and names redacted, no ids. */
+  exportTranscripts: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-transcripts', params: IdParams }),
+  /** Withdrawal: deletes one participant's data by Prolific id (admins only; audited). */
+  withdraw: defineRoute({
+    method: 'POST',
+    path: '/api/experiments/:id/withdrawals',
+    params: IdParams,
+    body: WithdrawBody,
+    reply: WithdrawReply,
+  }),
   exportSpreadsheet: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-spreadsheet', params: IdParams }),
 };

@@ -145,6 +145,18 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-package` }),
     expect: STAFF_READ,
   },
+  'GET /api/experiments/:id/export-transcripts': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-transcripts` }),
+    expect: STAFF_READ,
+  },
+  'POST /api/experiments/:id/withdrawals': {
+    // Nobody in the experiment carries this id: the admin gets 404 (after every other caller was refused).
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/withdrawals`,
+      body: { prolificId: 'NOBODY-HAS-THIS' },
+    }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
   'GET /api/experiments/:id/export-spreadsheet': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-spreadsheet` }),
     expect: STAFF_READ,

@@ -7,6 +7,7 @@ import { exportFile } from './export.service.js';
 import { participantSummary, participantsDetailed } from './analytics.service.js';
 import { exportPackage } from './package.service.js';
 import { exportSpreadsheet } from './spreadsheet.service.js';
+import { exportTranscripts } from './transcripts.service.js';
 
 /** Participant summary, participants table and the CSV exports of an experiment (admin only). */
 export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -60,6 +61,26 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
       });
       return reply
         .type('application/zip')
+        .header('content-disposition', `attachment; filename="${download.filename}"`)
+        .send(download.body);
+    },
+  });
+
+  const transcripts = experimentRoutes.exportTranscripts;
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: transcripts.method,
+    url: transcripts.path,
+    schema: { params: IdParams },
+    onRequest: staff.guards,
+    handler: async (request, reply) => {
+      const download = await exportTranscripts(database, request.params.id);
+      await app.audit(request, {
+        action: 'export.download',
+        target: { type: 'experiment', id: request.params.id },
+        details: { file: 'transcripts-redacted.csv' },
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${download.filename}"`)
         .send(download.body);
     },

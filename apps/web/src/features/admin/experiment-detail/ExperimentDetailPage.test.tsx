@@ -190,6 +190,43 @@ describe('ExperimentDetailPage', () => {
     });
   });
 
+  describe('Withdraw a Participant', () => {
+    it('asks for confirmation naming the id, then deletes and reports what was deleted', async () => {
+      const reply = {
+        prolificId: 'PID-9',
+        deleted: { participants: 1, messages: 4, surveyResponses: 3, sectionRecords: 2, events: 9 },
+      };
+      const calls = handlers({ [`POST ${base}/withdrawals`]: () => json(200, reply) });
+      show();
+      const ui = userEvent.setup();
+      const panel =
+        (await screen.findByRole('heading', { name: 'Withdraw a Participant' })).closest('section') ?? document.body;
+      await ui.click(within(panel as HTMLElement).getByRole('button', { name: 'Delete data...' }));
+      expect(await screen.findByText('Enter the Prolific id of the participant who withdrew.')).toBeInTheDocument();
+      await ui.type(screen.getByLabelText('Prolific id'), ' PID-9 ');
+      await ui.click(screen.getByRole('button', { name: 'Delete data...' }));
+      const dialog = await screen.findByRole('dialog', { name: "Delete this participant's data?" });
+      expect(dialog).toHaveTextContent('All data of Prolific id PID-9 in this experiment will be deleted for good.');
+      expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+      await ui.click(within(dialog).getByRole('button', { name: 'Delete data' }));
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        'Deleted the data of Prolific id PID-9: 1 participation(s), 4 chat message(s), 3 survey response(s), 2 section record(s), 9 event(s).',
+      );
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ prolificId: 'PID-9' }]);
+    });
+
+    it('is not shown to an analyst', async () => {
+      handlers();
+      renderPage(<ExperimentDetailPage />, {
+        path: `/admin/experiments/${ID}`,
+        route: '/admin/experiments/:id',
+        as: 'analyst',
+      });
+      await screen.findByText('MMR main study');
+      expect(screen.queryByRole('heading', { name: 'Withdraw a Participant' })).not.toBeInTheDocument();
+    });
+  });
+
   describe('Generate Participant Credentials', () => {
     const creds = [
       { email: 'p1@study.example', password: 'pw-one' },

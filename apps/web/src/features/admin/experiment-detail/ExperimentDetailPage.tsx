@@ -11,6 +11,7 @@ import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
 import { ExportsPanel } from './ExportsPanel';
+import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
@@ -77,6 +78,7 @@ export function ExperimentDetailPage() {
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
+              <WithdrawalPanel experimentId={id} />
             </>
           )}
           <ExportsPanel experimentId={id} />

@@ -31,6 +31,13 @@ const DATA_PACKAGE: Download = {
   url: (id) => buildPath(endpoints.experiments.exportPackage.path, { id }),
 };
 
+const TRANSCRIPTS: Download = {
+  file: 'transcripts-redacted.csv',
+  description:
+    'Chat transcripts for sharing: emails, phone numbers and introduced names replaced, participants numbered, no ids. Best effort: read before sharing.',
+  url: (id) => buildPath(endpoints.experiments.exportTranscripts.path, { id }),
+};
+
 const SPREADSHEET: Download = {
   file: 'spreadsheet-safe.xlsx',
   description:
@@ -97,6 +104,8 @@ export function ExportsPanel({ experimentId }: { experimentId: string }) {
       <ul className="mt-2 grid gap-3 sm:grid-cols-2">{CSV_DOWNLOADS.map(item)}</ul>
       <h3 className="mt-4 text-base font-semibold text-slate-900">For a spreadsheet</h3>
       <ul className="mt-2 grid gap-3 sm:grid-cols-2">{item(SPREADSHEET)}</ul>
+      <h3 className="mt-4 text-base font-semibold text-slate-900">For sharing</h3>
+      <ul className="mt-2 grid gap-3 sm:grid-cols-2">{item(TRANSCRIPTS)}</ul>
     </Card>
   );
 }

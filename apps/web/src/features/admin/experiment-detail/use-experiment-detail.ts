@@ -60,3 +60,12 @@ export function useGenerateCredentials(id: string) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: loginsKey(id) }),
   });
 }
+
+/** Withdrawal: deletes one Prolific id's data, then reloads the experiment's counts and table. */
+export function useWithdraw(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (prolificId: string) => api(endpoints.experiments.withdraw, { params: { id }, body: { prolificId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: experimentKey(id) }),
+  });
+}

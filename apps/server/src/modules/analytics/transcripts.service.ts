@@ -1,0 +1,75 @@
+import { Readable } from 'node:stream';
+import { CONDITIONS } from '@studychat/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { notFound } from '../../lib/errors.js';
+import { experimentExists } from './analytics.repository.js';
+import type { CsvColumn } from './csv.js';
+import { csvOf, messageRecords } from './export.service.js';
+import { redact } from './redact.js';
+
+// Transcripts for sharing outside the team: every chat message with emails, phone numbers and introduced
+// names redacted (redact.ts: best effort), and no ids that lead back to a person: participants are numbered
+// in the order their chats started (the numbering is not kept anywhere else).
+
+export interface TranscriptRecord {
+  participant: string;
+  condition: string;
+  position: number;
+  role: string;
+  text: string;
+  createdAt: string;
+}
+
+export const TRANSCRIPT_COLUMNS: readonly CsvColumn<TranscriptRecord>[] = [
+  {
+    name: 'participant',
+    type: 'text',
+    meaning: 'Participant number in this file (P0001, ...), in the order the chats started',
+    value: (r) => r.participant,
+  },
+  { name: 'condition', type: 'text', meaning: 'Condition', enum: CONDITIONS, value: (r) => r.condition },
+  { name: 'position', type: 'integer', meaning: 'Order in the chat, from 0', value: (r) => r.position },
+  { name: 'role', type: 'text', meaning: "'user' or 'assistant'", value: (r) => r.role },
+  {
+    name: 'text',
+    type: 'text',
+    meaning: 'The message with emails, phone numbers and introduced names replaced by [EMAIL], [PHONE], [NAME]',
+    value: (r) => r.text,
+  },
+  { name: 'created_at', type: 'timestamp', meaning: 'When the message was stored', value: (r) => r.createdAt },
+];
+
+async function* transcriptRecords(db: Kysely<DB>, experimentId: string): AsyncGenerator<TranscriptRecord[]> {
+  const numbers = new Map<string, string>();
+  for await (const page of messageRecords(db, experimentId)) {
+    yield page.map((m) => {
+      let participant = numbers.get(m.threadId);
+      if (participant === undefined) {
+        participant = `P${String(numbers.size + 1).padStart(4, '0')}`;
+        numbers.set(m.threadId, participant);
+      }
+      return {
+        participant,
+        condition: m.condition,
+        position: m.position,
+        role: m.role,
+        text: redact(m.content),
+        createdAt: m.createdAt,
+      };
+    });
+  }
+}
+
+export async function exportTranscripts(
+  database: Database,
+  experimentId: string,
+): Promise<{ filename: string; body: Readable }> {
+  if (!(await experimentExists(database.db, experimentId))) throw notFound('Experiment not found');
+  const body = Readable.from(csvOf(TRANSCRIPT_COLUMNS, transcriptRecords(database.db, experimentId)), {
+    objectMode: false,
+    highWaterMark: 64 * 1024,
+  });
+  return { filename: `experiment-${experimentId}-transcripts-redacted.csv`, body };
+}
