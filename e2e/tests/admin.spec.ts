@@ -117,6 +117,16 @@ test('an admin creates and edits an experiment, hands out logins, and follows a 
   expect(exported).toContain(participant.prolificPid);
   await expect(page.getByText(/^Saved .*participants.*\.csv$/)).toBeVisible();
 
+  // The data package: one ZIP with every file.
+  const packagePromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download data-package.zip' }).click();
+  const packageFile = await packagePromise;
+  expect(packageFile.suggestedFilename()).toMatch(/data-package-\d{8}T\d{6}Z\.zip$/);
+  const zip = await readFile(await packageFile.path());
+  // A ZIP starts with "PK" and names its files in the clear.
+  expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
+  expect(zip.includes(Buffer.from('datapackage.json'))).toBe(true);
+
   // Their user page: profile, thread with thinking, assignment, survey responses.
   await participantRow.getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/admin/user/${participant.userId}$`));
