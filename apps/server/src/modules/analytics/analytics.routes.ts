@@ -73,7 +73,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
     schema: { params: IdParams },
     onRequest: staff.guards,
     handler: async (request, reply) => {
-      const download = await exportTranscripts(database, request.params.id);
+      const download = await exportTranscripts(ctx.deps.database, request.params.id);
       await app.audit(request, {
         action: 'export.download',
         target: { type: 'experiment', id: request.params.id },
