@@ -1,8 +1,13 @@
 // Row values from either database become API values here, and nowhere else (DESIGN.md convention 4).
 
+/** An ISO-8601 UTC string as `toISOString` writes it (what the app stores on SQLite). */
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Timestamp column (Date from PostgreSQL, ISO text from SQLite) to an ISO-8601 UTC string. */
 export function toIso(value: Date | string): string {
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  // Already canonical: returned as is (parsing every stored time again is most of a large export's cost).
+  return CANONICAL_ISO.test(value) ? value : new Date(value).toISOString();
 }
 
 /** Timestamp column to epoch milliseconds. */
