@@ -31,8 +31,10 @@ export async function checkJourneyData(database: Database, experimentId: string)
     `${completed.length}/${assignments.length}`,
   );
 
+  // Participants whose journey stopped before the assignment have no condition yet: not part of the balance.
+  const assigned = assignments.filter((a) => a.assigned_condition !== null);
   const strata = new Map<string, Map<string, number>>();
-  for (const a of assignments) {
+  for (const a of assigned) {
     const counts = strata.get(a.stratum ?? '?') ?? new Map<string, number>();
     counts.set(a.assigned_condition ?? '?', (counts.get(a.assigned_condition ?? '?') ?? 0) + 1);
     strata.set(a.stratum ?? '?', counts);
@@ -58,8 +60,8 @@ export async function checkJourneyData(database: Database, experimentId: string)
   const slotOwners = new Set(slots.map((s) => s.assignment_id));
   check(
     'one allocation slot per assigned participant',
-    slots.length === assignments.length && slotOwners.size === assignments.length,
-    `${slots.length} slots claimed by ${slotOwners.size} participants`,
+    slots.length === assigned.length && slotOwners.size === assigned.length,
+    `${slots.length} slots claimed by ${slotOwners.size} of ${assigned.length} assigned participants`,
   );
 
   const surveys = await db
