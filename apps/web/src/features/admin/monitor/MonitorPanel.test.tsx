@@ -111,3 +111,18 @@ describe('MonitorPanel', () => {
     expect(screen.getByText('gamma@study.test')).toBeInTheDocument();
   });
 });
+
+describe('MonitorPanel with a large study', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('draws at most 500 rows and says how to narrow them', async () => {
+    const many = Array.from({ length: 520 }, (_, i) => participant(`p${i}@study.test`, `PID-${i}`));
+    mockFetch({
+      [`GET /api/experiments/${ID}/monitor`]: () => json(200, { ...reply, participants: many }),
+      [`GET /api/experiments/${ID}/monitor/stream`]: () => new Response('', { status: 200 }),
+    });
+    renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
+    expect(await screen.findByText(/the first 500 of 520 matching/)).toBeInTheDocument();
+    expect(screen.getAllByTestId('monitor-row')).toHaveLength(500);
+  });
+});

@@ -6,6 +6,9 @@ import { formatDateTime } from '../format';
 import { STATUS_LABEL } from '../participant-status';
 import { duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
 
+/** Rows drawn at most: a large study is narrowed by search or status rather than drawn whole every reload. */
+export const MONITOR_ROWS_SHOWN = 500;
+
 const TH = 'sticky top-0 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left font-semibold text-slate-700';
 
 /** Who is where: every participant with step, time on it, last seen and cost; search and status filter. */
@@ -14,7 +17,8 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
   const [status, setStatus] = useState<StatusFilter>('all');
   const searchId = useId();
   const statusId = useId();
-  const shown = filterParticipants(rows, search, status);
+  const matching = filterParticipants(rows, search, status);
+  const shown = matching.slice(0, MONITOR_ROWS_SHOWN);
   return (
     <div>
       <div className="flex flex-wrap items-end gap-3">
@@ -51,6 +55,8 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
       </div>
       <p className="mt-2 text-sm text-slate-600" aria-live="polite">
         Showing {shown.length} of {rows.length} participants
+        {matching.length > shown.length &&
+          ` (the first ${MONITOR_ROWS_SHOWN} of ${matching.length} matching: search or filter to narrow)`}
       </p>
       {shown.length > 0 && (
         <TableScroll maxHeight="60vh" label="Live participant list">
