@@ -29,6 +29,7 @@ import { registerAnalyticsRoutes } from './modules/analytics/analytics.routes.js
 import { registerMonitorRoutes } from './modules/monitor/monitor.routes.js';
 import { LastSeen } from './modules/monitor/last-seen.js';
 import { registerWithdrawalRoutes } from './modules/withdrawal/withdrawal.routes.js';
+import { registerStudyRoutes } from './modules/studies/studies.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
 /** What every module's register function receives. */
@@ -92,6 +93,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerWithdrawalRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
   registerMonitorRoutes(app, ctx);
+  registerStudyRoutes(app, ctx);
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
   if (config.env === 'test' && config.testClock && deps.clockControl) {
     registerTestClockRoutes(app, ctx, deps.clockControl);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { DEFAULT_HTTP_LIMITS, type AppConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
-import { builtInStudy, type AppDeps } from '../src/lib/deps.js';
+import { databaseStudies, type AppDeps } from '../src/lib/deps.js';
 import { createStudyScriptedModel } from '../src/llm/create-chat-model.js';
 import { insertSession } from '../src/modules/auth/session.repository.js';
 import { TokenSigner } from '../src/modules/auth/token.js';
@@ -98,7 +98,7 @@ export async function createTestApp(dialect: TestDialect, options: TestAppOption
     newId: randomUUID,
     random: Math.random,
     llm: createStudyScriptedModel(),
-    studies: builtInStudy,
+    studies: databaseStudies(database),
     ...options.deps,
   };
   const app = await buildApp(testConfig(options.config), deps);

@@ -30,6 +30,12 @@ export const ErrorCode = z.enum([
   'CHAT_CLOSED',
   'MESSAGE_TOO_LONG',
   'MODEL_UNAVAILABLE',
+  /** A study definition that does not pass the schema; the reply lists the problems (`issues`). */
+  'STUDY_INVALID',
+  /** A study version pinned by an experiment with participants: it cannot change (clone it to edit). */
+  'STUDY_VERSION_IN_USE',
+  /** The experiment already has participants: its study version cannot be changed. */
+  'EXPERIMENT_HAS_PARTICIPANTS',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -46,6 +52,8 @@ export const ErrorReply = z.object({
   code: ErrorCode,
   step: JourneyStep.optional(),
   remainingSeconds: z.number().int().optional(),
+  /** On STUDY_INVALID: every problem of the definition, with its path. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 

@@ -10,6 +10,7 @@ import {
   monitorRoutes,
   participantRoutes,
   securityRoutes,
+  studyRoutes,
   surveyRoutes,
 } from './index.js';
 
@@ -24,6 +25,7 @@ const routeGroups = {
   monitor: monitorRoutes,
   admin: adminRoutes,
   security: securityRoutes,
+  studies: studyRoutes,
 } as const;
 
 describe('endpoints', () => {

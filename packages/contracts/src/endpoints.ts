@@ -12,6 +12,7 @@ import type { journeyRoutes } from './journey.js';
 import type { adminRoutes } from './admin.js';
 import type { securityRoutes } from './security.js';
 import type { monitorRoutes } from './monitor.js';
+import type { studyRoutes } from './studies.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -34,6 +35,7 @@ type D = typeof adminRoutes;
 type Y = typeof securityRoutes;
 type J = typeof journeyRoutes;
 type M = typeof monitorRoutes;
+type V = typeof studyRoutes;
 
 export const endpoints = {
   auth: {
@@ -109,5 +111,14 @@ export const endpoints = {
     totpDisable: endpoint<Y['totpDisable']>('POST', '/api/auth/totp/disable'),
     logoutAll: endpoint<Y['logoutAll']>('POST', '/api/auth/logout-all'),
     auditLog: endpoint<Y['auditLog']>('GET', '/api/admin/audit-log'),
+  },
+  studies: {
+    list: endpoint<V['list']>('GET', '/api/admin/study-versions'),
+    get: endpoint<V['get']>('GET', '/api/admin/study-versions/:id'),
+    create: endpoint<V['create']>('POST', '/api/admin/study-versions'),
+    update: endpoint<V['update']>('PUT', '/api/admin/study-versions/:id'),
+    clone: endpoint<V['clone']>('POST', '/api/admin/study-versions/:id/clone'),
+    pin: endpoint<V['pin']>('PUT', '/api/experiments/:id/study-version'),
+    participantView: endpoint<V['participantView']>('GET', '/api/participants/study/:experimentId'),
   },
 };

@@ -27,6 +27,8 @@ export const Experiment = z.object({
   name: z.string(),
   description: z.string().nullable(),
   completion_codes: CompletionCodes,
+  /** The study version the experiment runs (issue 14); null only before the default is seeded. */
+  study_version_id: Id.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -35,7 +37,12 @@ export type Experiment = z.infer<typeof Experiment>;
 const Name = LineText.trim().min(1, 'Name is required').max(EXPERIMENT_NAME_MAX);
 const Description = FreeText.trim().max(EXPERIMENT_DESCRIPTION_MAX);
 
-export const CreateExperimentBody = z.object({ name: Name, description: Description.optional().nullable() });
+export const CreateExperimentBody = z.object({
+  name: Name,
+  description: Description.optional().nullable(),
+  /** The study version to run; the built-in study when left out. */
+  study_version_id: Id.optional(),
+});
 export const UpdateExperimentBody = z
   .object({ name: Name.optional(), description: Description.optional().nullable() })
   .refine(

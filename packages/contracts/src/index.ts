@@ -15,6 +15,7 @@ export * from './journey.js';
 export * from './monitor.js';
 export * from './admin.js';
 export * from './security.js';
+export * from './studies.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

@@ -22,4 +22,5 @@ export type * from './journey.js';
 export type * from './monitor.js';
 export type * from './admin.js';
 export type * from './security.js';
+export type * from './studies.js';
 export type { Role } from './auth.js';

@@ -94,6 +94,22 @@ export interface ExperimentsTable {
   monitor_stale_minutes: ColumnType<number | null, number | null | undefined, number | null>;
   /** The sample size the monitor projects the spend at; null: none set. */
   target_sample_size: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The study version the experiment runs (study_versions.id); null only before the default is seeded. */
+  study_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
+/** A study definition as data (JSON text); unchangeable once an experiment with participants pins it. */
+export interface StudyVersionsTable {
+  id: string;
+  label: string;
+  /** The StudyDefinition as JSON text. */
+  definition: string;
+  parent_id: string | null;
+  /** The built-in study (the MMR study), written by the server at start. */
+  is_default: DbBool;
+  created_by: string | null;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
 }
@@ -114,6 +130,10 @@ export interface AssignmentsTable {
   completion_pathway: string | null;
   completion_code: string | null;
   completed_at: DbTimestamp | null;
+  /** The study version this participant ran under; null: before study versions (the built-in study). */
+  study_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A run of "preview as participant": left out of summaries and exports by default. */
+  is_test: ColumnType<boolean | number, boolean | undefined, boolean>;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
 }
@@ -168,6 +188,8 @@ export interface SectionViewsTable {
   /** As the page reported them when the section was finished. */
   visible_seconds: DbNumber | null;
   hidden_seconds: DbNumber | null;
+  /** The study version the section was shown under (stamped at insert from the experiment's pin). */
+  study_version_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The append-only participant event log (the journey module's table). */
@@ -229,6 +251,8 @@ export interface ChatMessagesTable {
   stop_reason: string | null;
   /** JSON array of thinking entries as text. */
   thinking_log: string | null;
+  /** The study version the message was written under (stamped at insert from the experiment's pin). */
+  study_version_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DbTimestamp;
 }
 
@@ -239,6 +263,7 @@ export interface DB {
   login_known_addresses: LoginKnownAddressesTable;
   audit_log: AuditLogTable;
   experiments: ExperimentsTable;
+  study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;
   allocation_slots: AllocationSlotsTable;
@@ -262,3 +287,4 @@ export type ChatThreadRow = Selectable<ChatThreadsTable>;
 export type SectionViewRow = Selectable<SectionViewsTable>;
 export type JourneyEventRow = Selectable<JourneyEventsTable>;
 export type ChatMessageRow = Selectable<ChatMessagesTable>;
+export type StudyVersionRow = Selectable<StudyVersionsTable>;

@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
+import { loadExperimentStudy } from '../modules/studies/study-source.js';
 import type { Database } from '../db/database.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { createStudyScriptedModel } from '../llm/create-chat-model.js';
 import type { ClockControl } from './test-clock.js';
 
 /**
- * Where the server finds the study definition an experiment runs: the built-in study today. Rules take the
- * definition from here (never by importing a study), so versioned study definitions can replace the source.
+ * Where the server finds the study definition an experiment runs: the version it pins (study_versions).
+ * Rules take the definition from here, never by importing a study.
  */
 export type StudySource = (experimentId: string) => Promise<StudyDefinition>;
 
-/** The one study this product ships with, for every experiment. */
+/** The built-in study for every experiment (unit tests of rules that need no database). */
 export const builtInStudy: StudySource = () => Promise.resolve(studyDefinition);
+
+/** The study of the version each experiment pins (the built-in study for an experiment without one). */
+export function databaseStudies(database: Database): StudySource {
+  return async (experimentId) => (await loadExperimentStudy(database.db, experimentId)).definition;
+}
 
 /** What the app needs from the outside world; tests pass their own clock and ids (DESIGN.md convention 3). */
 export interface AppDeps {
@@ -30,5 +36,12 @@ export interface AppDeps {
 
 /** Real clock, ids and randomness; the scripted model unless a chat model is given (main.ts gives the configured one). */
 export function defaultDeps(database: Database, llm: ChatModel = createStudyScriptedModel()): AppDeps {
-  return { database, clock: () => new Date(), newId: randomUUID, random: Math.random, llm, studies: builtInStudy };
+  return {
+    database,
+    clock: () => new Date(),
+    newId: randomUUID,
+    random: Math.random,
+    llm,
+    studies: databaseStudies(database),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Condition } from '@studychat/contracts';
+import type { Condition, ConditionChat } from '@studychat/contracts';
 
 /** One turn of the conversation the model sees. */
 export interface ChatTurn {
@@ -12,6 +12,8 @@ export interface ChatRequest {
   history: ChatTurn[];
   /** The participant's condition; only the scripted model uses it (real models get the system prompt). */
   condition: Condition;
+  /** The study version's scripted texts for this condition; only the scripted model uses them. */
+  script?: ConditionChat['scripted'];
   /** Tokens of the visible reply; the adapter's configured value when absent. */
   maxTokens?: number;
   /** False asks for no extended thinking (the model check's tiny request). */

@@ -61,7 +61,10 @@ export function createScriptedModel(options: ScriptedModelOptions): ChatModel {
     provider: 'scripted',
     model: SCRIPTED_MODEL_NAME,
     async streamReply(request: ChatRequest, onText): Promise<ChatReplyInfo> {
-      const { text, reason } = chooseScriptedReply(options.scripts[request.condition], request.history);
+      const { text, reason } = chooseScriptedReply(
+        request.script ?? options.scripts[request.condition],
+        request.history,
+      );
       const pieces = text.match(/\s*\S+/g) ?? [];
       for (const piece of pieces) {
         if (options.wordDelayMs > 0) await sleep(options.wordDelayMs);

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { defaultDeps } from '../lib/deps.js';
 import { checkModel, createCheckModel } from '../llm/model-check.js';
+import { ensureDefaultStudyVersion } from '../modules/studies/studies.service.js';
 import { bootstrapAdmin } from '../modules/users/users.service.js';
 
 export const SCRIPTED_MODEL_WARNING =
@@ -14,6 +15,7 @@ export const SCRIPTED_MODEL_WARNING =
  */
 export async function prepareDatabase(config: AppConfig, database: Database): Promise<void> {
   await migrateToLatest(database.db);
+  await ensureDefaultStudyVersion(database.db, new Date().toISOString());
   const bootstrap = await bootstrapAdmin(defaultDeps(database), {
     email: config.adminEmail,
     password: config.adminPassword,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { studyDefinition } from '@studychat/contracts';
 import { newSession, useTestApp, type TestApp, type TestUser } from '../../test/app.js';
 import { TEST_DIALECTS } from '../../test/databases.js';
 import {
@@ -29,6 +30,9 @@ interface Row {
   /** Expected status per caller, in the order of CALLERS. */
   expect: [anonymous: number, A: number, B: number, C: number, analyst: number, admin: number];
 }
+
+/** A well-formed id that names nothing. */
+const NO_SUCH_ID = '00000000-0000-4000-8000-0000000000ff';
 
 const STAFF_READ: Row['expect'] = [401, 403, 403, 403, 200, 200];
 const ADMIN_ONLY: Row['expect'] = [401, 403, 403, 403, 403, 200];
@@ -123,6 +127,35 @@ const MATRIX: Record<string, Row> = {
   'GET /api/experiments/:id/logins': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/logins` }),
     expect: ADMIN_ONLY,
+  },
+  'GET /api/admin/study-versions': { request: () => ({ url: '/api/admin/study-versions' }), expect: STAFF_READ },
+  'GET /api/admin/study-versions/:id': {
+    request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}` }),
+    expect: [401, 403, 403, 403, 404, 404],
+  },
+  'POST /api/admin/study-versions': {
+    request: () => ({ url: '/api/admin/study-versions', body: { label: 'Matrix', definition: studyDefinition } }),
+    expect: [401, 403, 403, 403, 403, 201],
+  },
+  'PUT /api/admin/study-versions/:id': {
+    request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}`, body: { label: 'Renamed' } }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
+  'POST /api/admin/study-versions/:id/clone': {
+    request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}/clone`, body: {} }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
+  'PUT /api/experiments/:id/study-version': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/study-version`,
+      body: { study_version_id: NO_SUCH_ID },
+    }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
+  'GET /api/participants/study/:experimentId': {
+    // The study's participant-facing text (no prompts) for any signed-in caller.
+    request: (w) => ({ url: `/api/participants/study/${w.experimentId}` }),
+    expect: [401, 200, 200, 200, 200, 200],
   },
   'GET /api/experiments/:id/completion-code': {
     // A and B have not earned the pathway (403 PATHWAY_NOT_EARNED); C is not in the experiment.

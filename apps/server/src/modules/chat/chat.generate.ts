@@ -1,4 +1,3 @@
-import { studyDefinition } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
@@ -86,10 +85,13 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   let failure: unknown = null;
   try {
     if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
-    const system = studyDefinition.chat.conditions[condition].systemPrompt;
+    // The prompt and scripted texts of the study version the experiment runs.
+    const chat = (await ctx.deps.studies(thread.experiment_id)).chat.conditions[condition];
+    const system = chat.systemPrompt;
     info = await ctx.deps.llm.streamReply(
       {
         system,
+        script: chat.scripted,
         history: fitHistory(system, alternateTurns(g.history), limits.historyTokens),
         condition,
         maxTokens: limits.replyTokens,

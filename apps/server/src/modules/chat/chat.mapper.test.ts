@@ -26,6 +26,7 @@ function row(
     total_ms: null,
     stop_reason: null,
     thinking_log: null,
+    study_version_id: null,
     created_at: '2026-11-20T10:00:00.000Z',
   };
 }

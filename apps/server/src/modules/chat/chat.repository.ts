@@ -78,8 +78,23 @@ export async function nextPosition(db: Db, threadId: string): Promise<number> {
   return max === null || max === undefined ? 0 : Number(max) + 1;
 }
 
+/** Inserts a message stamped with the study version its participant runs under (their assignment's). */
 export async function insertMessage(db: Db, message: Insertable<ChatMessagesTable>): Promise<void> {
-  await db.insertInto('chat_messages').values(message).execute();
+  await db
+    .insertInto('chat_messages')
+    .values((eb) => ({
+      ...message,
+      study_version_id: eb
+        .selectFrom('chat_threads')
+        .innerJoin('assignments', (join) =>
+          join
+            .onRef('assignments.user_id', '=', 'chat_threads.user_id')
+            .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
+        )
+        .select('assignments.study_version_id')
+        .where('chat_threads.id', '=', message.thread_id),
+    }))
+    .execute();
 }
 
 /**

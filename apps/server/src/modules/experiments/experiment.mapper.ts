@@ -13,6 +13,7 @@ export function toExperiment(row: ExperimentRow): Experiment {
       exitnoqualms: row.code_exitnoqualms,
       exitceiling: row.code_exitceiling,
     },
+    study_version_id: row.study_version_id,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   };

@@ -10,7 +10,9 @@ import {
 import type { ExperimentsTable } from '../../db/schema.js';
 import { toNumberOrNull } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { findVersionRow } from '../studies/studies.repository.js';
+import { ensureDefaultStudyVersion } from '../studies/studies.service.js';
 import { assertPathwayEarned } from '../journey/journey.service.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
@@ -45,17 +47,22 @@ export async function getExperiment(deps: AppDeps, id: string): Promise<Experime
 
 export async function createExperiment(
   deps: AppDeps,
-  input: { name: string; description?: string | null | undefined },
+  input: { name: string; description?: string | null | undefined; study_version_id?: string | undefined },
 ): Promise<Experiment> {
   const now = deps.clock().toISOString();
   const id = deps.newId();
-  await insertExperiment(deps.database.db, {
+  const db = deps.database.db;
+  // The experiment pins the version asked for, else the built-in study (docs/decisions/0025).
+  const versionId = input.study_version_id ?? (await ensureDefaultStudyVersion(db, now));
+  if (!(await findVersionRow(db, versionId))) throw badRequest('study_version_id: no such study version');
+  await insertExperiment(db, {
     id,
     name: input.name.trim(),
     description: normaliseDescription(input.description),
     code_complete: null,
     code_exitnoqualms: null,
     code_exitceiling: null,
+    study_version_id: versionId,
     created_at: now,
     updated_at: now,
   });

@@ -56,6 +56,8 @@ export function openSection(
           finished_at: null,
           visible_seconds: null,
           hidden_seconds: null,
+          // The version the participant runs under (stamped on their assignment when they joined).
+          study_version_id: assignment.study_version_id,
         };
         await insertSectionView(trx, view);
         const opened = { ...record, openedAt: now.getTime() };

@@ -46,11 +46,20 @@ export async function prolificIdsOfUser(db: Kysely<DB>, userId: string): Promise
   return rows.flatMap((r) => (r.prolific_pid === null ? [] : [r.prolific_pid]));
 }
 
-/** Inserts unless this user already has an assignment for the experiment; true when inserted. */
+/**
+ * Inserts unless this user already has an assignment for the experiment; true when inserted. The row is
+ * stamped with the study version its experiment pins, in the same statement.
+ */
 export async function insertAssignmentOnce(db: Kysely<DB>, row: Insertable<AssignmentsTable>): Promise<boolean> {
   const result = await db
     .insertInto('assignments')
-    .values(row)
+    .values((eb) => ({
+      ...row,
+      study_version_id: eb
+        .selectFrom('experiments')
+        .select('experiments.study_version_id')
+        .where('experiments.id', '=', row.experiment_id),
+    }))
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
     .executeTakeFirst();
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;

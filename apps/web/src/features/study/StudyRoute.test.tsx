@@ -95,7 +95,8 @@ describe('StudyRoute', () => {
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const toLogin = vi.fn();
     setUnauthorizedHandler(toLogin);
-    mockApi({ [JOURNEY]: { status: 401, body: { error: 'Your session has ended.', code: 'UNAUTHENTICATED' } } });
+    const ended = { status: 401, body: { error: 'Your session has ended.', code: 'UNAUTHENTICATED' } };
+    mockApi({ [JOURNEY]: ended, [`GET /api/participants/study/${EXP_ID}`]: ended });
     renderRoute('/entry');
     await waitFor(() => expect(toLogin).toHaveBeenCalled());
     expect(localStorage.getItem('token')).toBeNull();

@@ -1,4 +1,4 @@
-import type { Journey } from '@studychat/contracts/web';
+import type { Journey, ParticipantStudy } from '@studychat/contracts/web';
 import { endpoints } from '@studychat/contracts/web';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
@@ -8,6 +8,7 @@ import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, type StudyStep } from './study-guard';
 import { JourneyContext } from './journey-context';
 import { findAssignment } from './study-api';
+import { loadParticipantStudy } from './study-content';
 import { preloadStudyPages } from './study-pages';
 import { cacheJourney, readCachedStatus, readStudySession, removeSession, writeSession } from './study-storage';
 import { useBackTrap } from './use-back-trap';
@@ -39,7 +40,21 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   const needsJourney = auth.loggedIn && !auth.isAdmin && experimentId !== null && !cached?.alreadyCompleted;
   const [journey, setJourney] = useState<Journey | 'pending' | null>(needsJourney ? 'pending' : null);
   const [reads, setReads] = useState(0);
+  // The study's texts for this experiment: the page waits for them (or for their failure).
+  const needsStudy = auth.loggedIn && experimentId !== null;
+  const [study, setStudy] = useState<ParticipantStudy | null | 'pending'>(needsStudy ? 'pending' : null);
   useBackTrap();
+
+  useEffect(() => {
+    if (!needsStudy || !experimentId) return;
+    let live = true;
+    void loadParticipantStudy(experimentId).then((read) => {
+      if (live && read !== undefined) setStudy(read);
+    });
+    return () => {
+      live = false;
+    };
+  }, [needsStudy, experimentId]);
 
   useEffect(() => {
     if (!needsJourney || !experimentId) return;
@@ -70,7 +85,11 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     journey,
   });
   const known = typeof journey === 'object' ? journey : null;
-  const context = useMemo(() => ({ journey: known, refresh: () => setReads((n) => n + 1) }), [known]);
+  const studyRead = study === 'pending' ? null : study;
+  const context = useMemo(
+    () => ({ journey: known, refresh: () => setReads((n) => n + 1), study: studyRead }),
+    [known, studyRead],
+  );
 
   const repairFor = decision.kind === 'repair' ? decision.experimentId : undefined;
   useEffect(() => {
@@ -88,7 +107,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   if (decision.kind === 'redirect') {
     return <Navigate to={decision.to} replace state={decision.pathway ? { pathway: decision.pathway } : undefined} />;
   }
-  if (decision.kind !== 'allow') return <StudyLoading />;
+  if (decision.kind !== 'allow' || study === 'pending') return <StudyLoading />;
   return <JourneyContext value={context}>{children}</JourneyContext>;
 }
 

@@ -1,4 +1,4 @@
-import type { Journey } from '@studychat/contracts/web';
+import type { Journey, WebStudyDefinition } from '@studychat/contracts/web';
 import { createContext, useContext } from 'react';
 
 export interface JourneyValue {
@@ -6,9 +6,11 @@ export interface JourneyValue {
   journey: Journey | null;
   /** Reads the journey again (the guard then redirects if the server's step has moved elsewhere). */
   refresh: () => void;
+  /** The study of the experiment's version (participant view, no prompts); null when unknown. Read with useStudy. */
+  study?: WebStudyDefinition | null;
 }
 
-export const JourneyContext = createContext<JourneyValue>({ journey: null, refresh: () => undefined });
+export const JourneyContext = createContext<JourneyValue>({ journey: null, refresh: () => undefined, study: null });
 
 /** The participant's journey as the server records it, given to every study page by its guard. */
 export function useJourney(): JourneyValue {

@@ -13,6 +13,7 @@ const experiment: Experiment = {
   name: 'MMR main study',
   description: null,
   completion_codes: { complete: 'C-OLD', exitnoqualms: null, exitceiling: null },
+  study_version_id: null,
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
 };

@@ -7,6 +7,7 @@ const experiment: Experiment = {
   name: 'MMR pilot',
   description: 'First wave',
   completion_codes: { complete: 'C123', exitnoqualms: null, exitceiling: 'CE1' },
+  study_version_id: null,
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
 };

@@ -11,6 +11,7 @@ function experiment(name: string, description: string | null): Experiment {
     name,
     description,
     completion_codes: { complete: null, exitnoqualms: null, exitceiling: null },
+    study_version_id: null,
     created_at: '2026-11-01T10:00:00.000Z',
     updated_at: '2026-11-01T10:00:00.000Z',
   };

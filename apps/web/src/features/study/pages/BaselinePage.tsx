@@ -1,4 +1,4 @@
-import { LIKERT_MAX, LIKERT_MIN, studyDefinition } from '@studychat/contracts/web';
+import { LIKERT_MAX, LIKERT_MIN } from '@studychat/contracts/web';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -10,14 +10,16 @@ import { currentUser } from '../../../lib/session';
 import { recordCompletion, submitSurvey } from '../study-api';
 import { readSession, setFlag, writeSession } from '../study-storage';
 import { bestEffort } from '../with-retry';
+import { useStudy } from '../use-study';
 
 /** `/baseline-intention`: the reminder and the 7-point intention question. 7 ends the study (ceiling). */
 export function BaselinePage() {
+  const study = useStudy();
   const navigate = useNavigate();
   const [value, setValue] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const { entry, baseline } = studyDefinition;
+  const { entry, baseline } = study;
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { endpoints, studyDefinition } from '@studychat/contracts/web';
+import { endpoints } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -9,14 +9,16 @@ import { api } from '../../../lib/api';
 import { ContentBlocks } from '../ContentBlocks';
 import { readSession, setFlag } from '../study-storage';
 import { withRetry } from '../with-retry';
+import { useStudy } from '../use-study';
 
 /** `/consent`: the informed consent text; 'I Consent' records consent and goes to `/entry`. */
 export function ConsentPage() {
+  const study = useStudy();
   const navigate = useNavigate();
   const experimentId = readSession('EXPERIMENT_ID');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const { consent } = studyDefinition;
+  const { consent } = study;
 
   async function handleConsent() {
     if (!experimentId || busy) return;

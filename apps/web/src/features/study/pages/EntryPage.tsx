@@ -1,4 +1,3 @@
-import { studyDefinition } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button';
@@ -8,14 +7,16 @@ import { currentUser } from '../../../lib/session';
 import { recordCompletion, submitSurvey } from '../study-api';
 import { readSession, setFlag, writeSession } from '../study-storage';
 import { bestEffort } from '../with-retry';
+import { useStudy } from '../use-study';
 
 type Choice = 'confirm' | 'questions';
 
 /** `/entry`: the appointment reminder and the two entry choices (spec section 4). */
 export function EntryPage() {
+  const study = useStudy();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<Choice | null>(null);
-  const { entry } = studyDefinition;
+  const { entry } = study;
 
   async function choose(choice: Choice) {
     if (busy) return;

@@ -1,4 +1,4 @@
-import { LIKERT_MAX, LIKERT_MIN, endpoints, studyDefinition } from '@studychat/contracts/web';
+import { LIKERT_MAX, LIKERT_MIN, endpoints } from '@studychat/contracts/web';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -11,6 +11,7 @@ import { currentUser } from '../../../lib/session';
 import { recordCompletion, submitSurvey } from '../study-api';
 import { readSession, setFlag } from '../study-storage';
 import { bestEffort, withRetry } from '../with-retry';
+import { useStudy } from '../use-study';
 
 const RETRY_DELAY_MS = 1000;
 
@@ -24,6 +25,7 @@ function missingIdsMessage(userId: string | undefined, experimentId: string | nu
  * the completion code is fetched and completion recorded; a failed write is reported, never dropped.
  */
 export function PostSurveyPage() {
+  const study = useStudy();
   const navigate = useNavigate();
   const [value, setValue] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -32,7 +34,7 @@ export function PostSurveyPage() {
   const userId = currentUser()?.userId;
   const experimentId = readSession('EXPERIMENT_ID');
   const configError = missingIdsMessage(userId, experimentId);
-  const { post, baseline } = studyDefinition;
+  const { post, baseline } = study;
 
   useEffect(() => {
     if (!done) return;

@@ -1,17 +1,18 @@
-import { studyDefinition } from '@studychat/contracts/web';
 import { useNavigate, useParams } from 'react-router';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { useJourney } from '../journey-context';
 import { readStudySession } from '../study-storage';
+import { useStudy } from '../use-study';
 
 /** `/experiment/:experimentId/static-intro`: what the participant will read next. */
 export function StaticIntroPage() {
+  const study = useStudy();
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
   const condition = useJourney().journey?.condition ?? readStudySession().assignedCondition ?? 'control';
-  const content = studyDefinition.conditions[condition];
+  const content = study.conditions[condition];
   const count = content.sections.length;
   return (
     <StudyLayout title="Before you begin">

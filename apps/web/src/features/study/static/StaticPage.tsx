@@ -1,4 +1,4 @@
-import { endpoints, sectionMinSeconds, studyDefinition, type SectionReply } from '@studychat/contracts/web';
+import { endpoints, sectionMinSeconds, type SectionReply } from '@studychat/contracts/web';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -22,6 +22,7 @@ import {
 } from './static-progress';
 import { useScrolledToBottom } from './use-scrolled-to-bottom';
 import { useVisibleCountdown } from './use-visible-countdown';
+import { useStudy } from '../use-study';
 
 const SAVE_FAILED = 'Your progress could not be saved. Please check your connection and try again.';
 
@@ -34,11 +35,12 @@ const openSection = (experimentId: string, sectionIndex: number): Promise<Sectio
  * page runs only while the page is visible.
  */
 export function StaticPage() {
+  const study = useStudy();
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
   const { journey, refresh } = useJourney();
   const condition = journey?.condition ?? readStudySession().assignedCondition ?? 'control';
-  const sections = studyDefinition.conditions[condition].sections;
+  const sections = study.conditions[condition].sections;
   const fromServer = () =>
     journey?.step === 'sections'
       ? progressFromJourney(journey, sections.length)

@@ -1,0 +1,147 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB, StudyVersionRow, StudyVersionsTable } from '../../db/schema.js';
+import { toNumber } from '../../db/values.js';
+
+/** A version row with how many experiments pin it and whether a participant ran it (locked). */
+export interface StudyVersionListRow extends StudyVersionRow {
+  experiments: number;
+  locked: boolean;
+}
+
+/** True once a participant was stamped with this version, or joined an experiment pinning it. */
+export async function isVersionLocked(db: Kysely<DB>, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('assignments')
+    .select('assignments.id')
+    .where((eb) =>
+      eb.or([
+        eb('assignments.study_version_id', '=', id),
+        eb(
+          'assignments.experiment_id',
+          'in',
+          eb.selectFrom('experiments').select('experiments.id').where('experiments.study_version_id', '=', id),
+        ),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listVersionRows(db: Kysely<DB>): Promise<StudyVersionListRow[]> {
+  const rows = await db
+    .selectFrom('study_versions')
+    .selectAll('study_versions')
+    .select((eb) => [
+      eb
+        .selectFrom('experiments')
+        .select((e) => e.fn.countAll().as('n'))
+        .whereRef('experiments.study_version_id', '=', 'study_versions.id')
+        .as('experiments'),
+      eb
+        .exists(
+          eb
+            .selectFrom('assignments')
+            .select('assignments.id')
+            .whereRef('assignments.study_version_id', '=', 'study_versions.id'),
+        )
+        .as('stamped'),
+      eb
+        .exists(
+          eb
+            .selectFrom('assignments')
+            .innerJoin('experiments', 'experiments.id', 'assignments.experiment_id')
+            .select('assignments.id')
+            .whereRef('experiments.study_version_id', '=', 'study_versions.id'),
+        )
+        .as('joined'),
+    ])
+    .orderBy('study_versions.created_at', 'desc')
+    .orderBy('study_versions.id')
+    .execute();
+  return rows.map(({ stamped, joined, experiments, ...row }) => ({
+    ...row,
+    experiments: toNumber((experiments as number | string | null) ?? 0),
+    locked: Boolean(stamped) || Boolean(joined),
+  }));
+}
+
+export function findVersionRow(db: Kysely<DB>, id: string): Promise<StudyVersionRow | undefined> {
+  return db.selectFrom('study_versions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertVersionRow(db: Kysely<DB>, row: Insertable<StudyVersionsTable>): Promise<void> {
+  await db.insertInto('study_versions').values(row).execute();
+}
+
+/** Inserts the row unless one with its id exists. */
+export async function insertVersionRowOnce(db: Kysely<DB>, row: Insertable<StudyVersionsTable>): Promise<void> {
+  await db
+    .insertInto('study_versions')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export async function updateVersionRow(
+  db: Kysely<DB>,
+  id: string,
+  changes: Updateable<StudyVersionsTable>,
+): Promise<void> {
+  await db.updateTable('study_versions').set(changes).where('id', '=', id).execute();
+}
+
+/** Experiments without a pinned version get this one. */
+export async function pinUnpinnedExperiments(db: Kysely<DB>, versionId: string): Promise<void> {
+  await db
+    .updateTable('experiments')
+    .set({ study_version_id: versionId })
+    .where('study_version_id', 'is', null)
+    .execute();
+}
+
+/** The experiment's pinned version with its definition text; undefined for an unknown experiment. */
+export async function findExperimentStudy(
+  db: Kysely<DB>,
+  experimentId: string,
+): Promise<{ versionId: string | null; definition: string | null } | undefined> {
+  const row = await db
+    .selectFrom('experiments')
+    .leftJoin('study_versions', 'study_versions.id', 'experiments.study_version_id')
+    .select(['experiments.study_version_id as versionId', 'study_versions.definition as definition'])
+    .where('experiments.id', '=', experimentId)
+    .executeTakeFirst();
+  return row ? { versionId: row.versionId, definition: row.definition } : undefined;
+}
+
+export async function experimentHasParticipants(db: Kysely<DB>, experimentId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('assignments')
+    .select('id')
+    .where('experiment_id', '=', experimentId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function pinExperimentVersion(
+  db: Kysely<DB>,
+  experimentId: string,
+  versionId: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('experiments')
+    .set({ study_version_id: versionId, updated_at: now })
+    .where('id', '=', experimentId)
+    .execute();
+}
+
+export async function countPinningExperiments(db: Kysely<DB>, versionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('experiments')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('study_version_id', '=', versionId)
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n as number | string);
+}

@@ -1,0 +1,176 @@
+import {
+  studyDefinition,
+  validateStudyDefinition,
+  type ParticipantStudy,
+  type StudyDefinition,
+  type StudyVersion,
+  type StudyVersionSummary,
+} from '@studychat/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { AppDeps } from '../../lib/deps.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { findExperimentById } from '../experiments/experiments.repository.js';
+import { toStudyVersion, toStudyVersionSummary } from './studies.mapper.js';
+import {
+  countPinningExperiments,
+  experimentHasParticipants,
+  findVersionRow,
+  insertVersionRow,
+  insertVersionRowOnce,
+  isVersionLocked,
+  listVersionRows,
+  pinExperimentVersion,
+  pinUnpinnedExperiments,
+  updateVersionRow,
+} from './studies.repository.js';
+import { DEFAULT_STUDY_VERSION_ID, DEFAULT_STUDY_VERSION_LABEL, loadExperimentStudy } from './study-source.js';
+
+export const STUDY_VERSION_NOT_FOUND = 'Study version not found';
+
+/** Writes the built-in study as the default version (once) and pins it to every experiment without one. */
+export async function ensureDefaultStudyVersion(db: Kysely<DB>, now: string): Promise<string> {
+  await insertVersionRowOnce(db, {
+    id: DEFAULT_STUDY_VERSION_ID,
+    label: DEFAULT_STUDY_VERSION_LABEL,
+    definition: JSON.stringify(studyDefinition),
+    parent_id: null,
+    is_default: true,
+    created_by: null,
+    created_at: now,
+    updated_at: now,
+  });
+  await pinUnpinnedExperiments(db, DEFAULT_STUDY_VERSION_ID);
+  return DEFAULT_STUDY_VERSION_ID;
+}
+
+/** The definition, checked; 400 STUDY_INVALID lists every problem with its path. */
+function checkDefinition(value: unknown): StudyDefinition {
+  const result = validateStudyDefinition(value);
+  if (result.ok) return result.definition;
+  const first = result.issues[0];
+  const where = first?.path ? `${first.path}: ` : '';
+  throw new AppError(
+    400,
+    'STUDY_INVALID',
+    `The study definition is not valid (${where}${first?.message ?? 'invalid'})`,
+    undefined,
+    {
+      issues: result.issues,
+    },
+  );
+}
+
+async function usage(db: Kysely<DB>, id: string) {
+  return { experiments: await countPinningExperiments(db, id), locked: await isVersionLocked(db, id) };
+}
+
+export async function listStudyVersions(deps: AppDeps): Promise<StudyVersionSummary[]> {
+  await ensureDefaultStudyVersion(deps.database.db, deps.clock().toISOString());
+  return (await listVersionRows(deps.database.db)).map(toStudyVersionSummary);
+}
+
+export async function getStudyVersion(deps: AppDeps, id: string): Promise<StudyVersion> {
+  const db = deps.database.db;
+  const row = await findVersionRow(db, id);
+  if (!row) throw notFound(STUDY_VERSION_NOT_FOUND);
+  return toStudyVersion(row, await usage(db, id));
+}
+
+export async function createStudyVersion(
+  deps: AppDeps,
+  input: { label: string; definition: unknown },
+  userId: string,
+  parentId: string | null = null,
+): Promise<StudyVersion> {
+  const definition = checkDefinition(input.definition);
+  const now = deps.clock().toISOString();
+  const id = deps.newId();
+  await insertVersionRow(deps.database.db, {
+    id,
+    label: input.label,
+    definition: JSON.stringify(definition),
+    parent_id: parentId,
+    is_default: false,
+    created_by: userId,
+    created_at: now,
+    updated_at: now,
+  });
+  return getStudyVersion(deps, id);
+}
+
+export async function cloneStudyVersion(
+  deps: AppDeps,
+  id: string,
+  label: string | undefined,
+  userId: string,
+): Promise<StudyVersion> {
+  const source = await getStudyVersion(deps, id);
+  return createStudyVersion(
+    deps,
+    { label: label ?? `${source.label} (copy)`, definition: source.definition },
+    userId,
+    id,
+  );
+}
+
+/**
+ * Changes a version's label and/or definition. The built-in version never changes, and a version a
+ * participant ran cannot change: 409 STUDY_VERSION_IN_USE (clone it to edit).
+ */
+export async function updateStudyVersion(
+  deps: AppDeps,
+  id: string,
+  input: { label?: string | undefined; definition?: unknown },
+): Promise<StudyVersion> {
+  const definition = input.definition === undefined ? undefined : checkDefinition(input.definition);
+  await deps.database.db.transaction().execute(async (trx) => {
+    const row = await findVersionRow(trx, id);
+    if (!row) throw notFound(STUDY_VERSION_NOT_FOUND);
+    if (row.is_default === true || row.is_default === 1) {
+      throw new AppError(409, 'STUDY_VERSION_IN_USE', 'The built-in study cannot change: clone it to edit');
+    }
+    if (await isVersionLocked(trx, id)) {
+      throw new AppError(
+        409,
+        'STUDY_VERSION_IN_USE',
+        'This study version has participants and cannot change: clone it to edit',
+      );
+    }
+    await updateVersionRow(trx, id, {
+      ...(input.label !== undefined ? { label: input.label } : {}),
+      ...(definition !== undefined ? { definition: JSON.stringify(definition) } : {}),
+      updated_at: deps.clock().toISOString(),
+    });
+  });
+  return getStudyVersion(deps, id);
+}
+
+/** Pins a version to an experiment; refused once the experiment has participants (they ran the old one). */
+export async function pinStudyVersion(
+  deps: AppDeps,
+  experimentId: string,
+  versionId: string,
+): Promise<{ experiment_id: string; study_version_id: string }> {
+  await deps.database.db.transaction().execute(async (trx) => {
+    if (!(await findExperimentById(trx, experimentId))) throw notFound('Experiment not found');
+    if (!(await findVersionRow(trx, versionId))) throw notFound(STUDY_VERSION_NOT_FOUND);
+    if (await experimentHasParticipants(trx, experimentId)) {
+      throw new AppError(
+        409,
+        'EXPERIMENT_HAS_PARTICIPANTS',
+        'This experiment has participants: its study version cannot change. Create a new experiment instead.',
+      );
+    }
+    await pinExperimentVersion(trx, experimentId, versionId, deps.clock().toISOString());
+  });
+  return { experiment_id: experimentId, study_version_id: versionId };
+}
+
+/** What a participant's browser gets: the experiment's study without the chat's prompts and scripted replies. */
+export async function participantStudyView(deps: AppDeps, experimentId: string): Promise<ParticipantStudy> {
+  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound('Experiment not found');
+  const { versionId, definition } = await loadExperimentStudy(deps.database.db, experimentId);
+  const { chat, ...content } = definition;
+  return { ...content, chat: { fallbackGreetings: chat.fallbackGreetings }, version_id: versionId };
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { studyDefinition, type ParticipantStudy, type StudyDefinition, type StudyVersion } from '@studychat/contracts';
+import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
+import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
+import { DEFAULT_STUDY_VERSION_ID } from './study-source.js';
+
+type ErrorBody = { error: string; code: string; issues?: { path: string; message: string }[] };
+
+/** A second study: another topic, three sections and one per condition, other timers and wording. */
+export function secondStudy(): StudyDefinition {
+  const study = structuredClone(studyDefinition);
+  study.id = 'sleep-study';
+  study.title = 'Sleep study';
+  study.baseline.question = 'How much do you intend to keep a regular bedtime for your child next week?';
+  study.post.question = 'Now, how much do you intend to keep a regular bedtime for your child next week?';
+  study.conditions.mmr = {
+    topic: 'children’s sleep',
+    sections: [1, 2, 3].map((n) => ({
+      id: `sleep-${n}`,
+      title: `Sleep part ${n}`,
+      minSeconds: 5 * n,
+      blocks: [{ paragraphs: [`Sleep fact number ${n}.`] }],
+    })),
+  };
+  study.conditions.control = {
+    topic: 'tooth brushing',
+    sections: [{ id: 'teeth-1', title: 'Brushing', minSeconds: 7, blocks: [{ paragraphs: ['Brush twice a day.'] }] }],
+  };
+  study.chat.conditions.mmr.systemPrompt = 'SECRET SLEEP PROMPT: you talk about sleep.';
+  study.chat.conditions.mmr.scripted.opening = 'Hello! Ask me anything about your child’s sleep.';
+  study.chat.conditions.control.systemPrompt = 'SECRET TEETH PROMPT: you talk about teeth.';
+  return study;
+}
+
+async function createVersion(t: TestApp, admin: TestUser, definition: unknown, label = 'Sleep v1') {
+  return expectJson<StudyVersion>(
+    await send(t, admin, 'POST', '/api/admin/study-versions', { label, definition }),
+    201,
+  );
+}
+
+describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('seeds the built-in study as the default version and pins it to new experiments', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const experiment = await createExperiment(t(), admin);
+    expect(experiment.study_version_id).toBe(DEFAULT_STUDY_VERSION_ID);
+    const list = expectJson<StudyVersion[]>(await send(t(), admin, 'GET', '/api/admin/study-versions'), 200);
+    expect(list.find((v) => v.id === DEFAULT_STUDY_VERSION_ID)).toMatchObject({
+      is_default: true,
+      study_id: 'mmr-well-visit',
+    });
+    const version = expectJson<StudyVersion>(
+      await send(t(), admin, 'GET', `/api/admin/study-versions/${DEFAULT_STUDY_VERSION_ID}`),
+      200,
+    );
+    expect(version.definition).toEqual(studyDefinition);
+    const edit = expectJson<ErrorBody>(
+      await send(t(), admin, 'PUT', `/api/admin/study-versions/${DEFAULT_STUDY_VERSION_ID}`, { label: 'Mine' }),
+      409,
+    );
+    expect(edit.code).toBe('STUDY_VERSION_IN_USE');
+  });
+
+  it('refuses an invalid definition with every problem and its path, and writes nothing', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const before = expectJson<StudyVersion[]>(await send(t(), admin, 'GET', '/api/admin/study-versions'), 200);
+    const bad = secondStudy();
+    bad.conditions.mmr.sections = bad.conditions.mmr.sections.map((s, i) => (i === 0 ? { ...s, minSeconds: -1 } : s));
+    bad.title = '';
+    const body = expectJson<ErrorBody>(
+      await send(t(), admin, 'POST', '/api/admin/study-versions', { label: 'Broken', definition: bad }),
+      400,
+    );
+    expect(body.code).toBe('STUDY_INVALID');
+    expect(body.issues?.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['conditions.mmr.sections.0.minSeconds', 'title']),
+    );
+    const after = expectJson<StudyVersion[]>(await send(t(), admin, 'GET', '/api/admin/study-versions'), 200);
+    expect(after.length).toBe(before.length);
+  });
+
+  it('runs an experiment on its pinned version and stamps assignments, sections and messages with it', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const version = await createVersion(t(), admin, secondStudy());
+    const experiment = await createExperiment(t(), admin);
+    expectJson(
+      await send(t(), admin, 'PUT', `/api/experiments/${experiment.id}/study-version`, {
+        study_version_id: version.id,
+      }),
+      200,
+    );
+    const view = expectJson<ParticipantStudy>(
+      await send(t(), await createAndLogin(t()), 'GET', `/api/participants/study/${experiment.id}`),
+      200,
+    );
+    expect(view.version_id).toBe(version.id);
+    expect(view.baseline.question).toContain('regular bedtime');
+    expect(view.conditions.mmr.sections.map((s) => s.minSeconds)).toEqual([5, 10, 15]);
+
+    const user = await participantAt(t(), experiment.id, 'chatted');
+    const db = t().database.db;
+    const assignment = await db
+      .selectFrom('assignments')
+      .select(['id', 'study_version_id', 'assigned_condition'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(assignment.study_version_id).toBe(version.id);
+    const sections = await db
+      .selectFrom('section_views')
+      .select(['study_version_id', 'section_id', 'min_seconds'])
+      .where('assignment_id', '=', assignment.id)
+      .orderBy('section_index')
+      .execute();
+    const expected = secondStudy().conditions[assignment.assigned_condition as 'mmr' | 'control'].sections;
+    expect(sections.map((s) => [s.section_id, s.min_seconds, s.study_version_id])).toEqual(
+      expected.map((s) => [s.id, s.minSeconds, version.id]),
+    );
+    const messages = await db
+      .selectFrom('chat_messages')
+      .innerJoin('chat_threads', 'chat_threads.id', 'chat_messages.thread_id')
+      .select(['chat_messages.study_version_id', 'chat_messages.content', 'chat_messages.role'])
+      .where('chat_threads.user_id', '=', user.id)
+      .orderBy('chat_messages.position')
+      .execute();
+    expect(messages.length).toBeGreaterThan(2);
+    expect(messages.every((m) => m.study_version_id === version.id)).toBe(true);
+    if (assignment.assigned_condition === 'mmr') {
+      expect(messages[0]?.content).toBe('Hello! Ask me anything about your child’s sleep.');
+    }
+
+    // The version is now in use: it cannot change and the experiment cannot switch versions.
+    const edit = expectJson<ErrorBody>(
+      await send(t(), admin, 'PUT', `/api/admin/study-versions/${version.id}`, { label: 'Renamed' }),
+      409,
+    );
+    expect(edit.code).toBe('STUDY_VERSION_IN_USE');
+    const definitionEdit = expectJson<ErrorBody>(
+      await send(t(), admin, 'PUT', `/api/admin/study-versions/${version.id}`, { definition: studyDefinition }),
+      409,
+    );
+    expect(definitionEdit.code).toBe('STUDY_VERSION_IN_USE');
+    const repin = expectJson<ErrorBody>(
+      await send(t(), admin, 'PUT', `/api/experiments/${experiment.id}/study-version`, {
+        study_version_id: DEFAULT_STUDY_VERSION_ID,
+      }),
+      409,
+    );
+    expect(repin.code).toBe('EXPERIMENT_HAS_PARTICIPANTS');
+    const stored = expectJson<StudyVersion>(
+      await send(t(), admin, 'GET', `/api/admin/study-versions/${version.id}`),
+      200,
+    );
+    expect(stored).toMatchObject({ label: 'Sleep v1', locked: true, experiments: 1 });
+    expect(stored.definition).toEqual(secondStudy());
+
+    // A clone is a new, editable draft.
+    const clone = expectJson<StudyVersion>(
+      await send(t(), admin, 'POST', `/api/admin/study-versions/${version.id}/clone`, {}),
+      201,
+    );
+    expect(clone).toMatchObject({ label: 'Sleep v1 (copy)', parent_id: version.id, locked: false, experiments: 0 });
+    const edited = secondStudy();
+    edited.title = 'Sleep study, revised';
+    const updated = expectJson<StudyVersion>(
+      await send(t(), admin, 'PUT', `/api/admin/study-versions/${clone.id}`, { label: 'Sleep v2', definition: edited }),
+      200,
+    );
+    expect(updated).toMatchObject({ label: 'Sleep v2', title: 'Sleep study, revised' });
+  });
+
+  it('never sends a system prompt or scripted reply in the participant view', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const version = await createVersion(t(), admin, secondStudy(), 'Prompt check');
+    for (const versionId of [version.id, DEFAULT_STUDY_VERSION_ID]) {
+      const experiment = expectJson<{ id: string }>(
+        await send(t(), admin, 'POST', '/api/experiments', { name: 'View', study_version_id: versionId }),
+        201,
+      );
+      const definition = versionId === version.id ? secondStudy() : studyDefinition;
+      const reply = await send(t(), await createAndLogin(t()), 'GET', `/api/participants/study/${experiment.id}`);
+      expect(reply.statusCode).toBe(200);
+      for (const chat of Object.values(definition.chat.conditions)) {
+        expect(reply.body).not.toContain(JSON.stringify(chat.systemPrompt).slice(1, 60));
+        for (const text of chat.scripted.replies) expect(reply.body).not.toContain(JSON.stringify(text).slice(1, 60));
+      }
+      expect(reply.body).not.toMatch(/systemPrompt|scripted|SECRET/);
+      expect(reply.body).toContain(JSON.stringify(definition.chat.fallbackGreetings.mmr).slice(1, 40));
+    }
+  });
+
+  it('guards the routes: staff read, admins write, participants only read the participant view', async () => {
+    const participant = await createAndLogin(t());
+    expect((await send(t(), participant, 'GET', '/api/admin/study-versions')).statusCode).toBe(403);
+    expect(
+      (await send(t(), participant, 'POST', '/api/admin/study-versions', { label: 'x', definition: studyDefinition }))
+        .statusCode,
+    ).toBe(403);
+    expect((await send(t(), undefined, 'GET', `/api/participants/study/${DEFAULT_STUDY_VERSION_ID}`)).statusCode).toBe(
+      401,
+    );
+    const missing = await send(t(), participant, 'GET', `/api/participants/study/${DEFAULT_STUDY_VERSION_ID}`);
+    expect(missing.statusCode).toBe(404);
+  });
+});

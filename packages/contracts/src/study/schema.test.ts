@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { studyDefinition } from './mmr-study.js';
+import { validateStudyDefinition } from './schema.js';
+
+const clone = () => structuredClone(studyDefinition);
+
+describe('StudyDefinitionSchema', () => {
+  it('accepts the MMR study unchanged (the seeded default definition)', () => {
+    const result = validateStudyDefinition(clone());
+    expect(result).toEqual({ ok: true, definition: studyDefinition });
+  });
+
+  it('names the path of every problem', () => {
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.conditions.mmr.sections[1].minSeconds = 0;
+    bad.conditions.control.sections[1].id = bad.conditions.control.sections[0].id;
+    bad.consent.title = '';
+    bad.chat.conditions.mmr.systemPrompt = 'a\u0000b';
+    bad.extra = true;
+    const result = validateStudyDefinition(bad);
+    expect(result.ok).toBe(false);
+    const paths = result.ok ? [] : result.issues.map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'conditions.mmr.sections.1.minSeconds',
+        'conditions.control.sections.1.id',
+        'consent.title',
+        'chat.conditions.mmr.systemPrompt',
+        '',
+      ]),
+    );
+  });
+
+  it('refuses a condition without sections and a missing condition', () => {
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.conditions.mmr.sections = [];
+    delete bad.chat.fallbackGreetings.control;
+    const result = validateStudyDefinition(bad);
+    const paths = result.ok ? [] : result.issues.map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['conditions.mmr.sections', 'chat.fallbackGreetings.control']));
+  });
+});

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { FreeText, LineText } from '../text.js';
+import type { ContentBlock, StudyDefinition } from './types.js';
+
+// The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
+// stores it as a study version. Every text is plain text (never HTML): the web app renders headings,
+// paragraphs, bullets and tables as React text, so a definition cannot inject markup.
+
+const Line = (max: number) => LineText.trim().min(1, 'must not be empty').max(max);
+const Text = (max: number) => FreeText.min(1, 'must not be empty').max(max);
+
+const Heading = Line(200);
+const Paragraph = Text(5_000);
+
+export const ContentBlockSchema = z
+  .object({
+    heading: Heading.optional(),
+    paragraphs: z.array(Paragraph).max(50).optional(),
+    bullets: z.array(Paragraph).max(50).optional(),
+    table: z
+      .object({
+        caption: Line(500),
+        columns: z.tuple([Line(200), Line(200)]),
+        rows: z.array(z.tuple([Line(500), Line(500)])).max(50),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const StaticSectionSchema = z
+  .object({
+    id: LineText.regex(/^[a-z0-9][a-z0-9-]{0,49}$/, 'must be 1-50 lower-case letters, digits or dashes'),
+    title: Line(200),
+    minSeconds: z.number().int('must be a whole number').min(1).max(3600),
+    blocks: z.array(ContentBlockSchema).min(1).max(50),
+  })
+  .strict();
+
+const ConditionContentSchema = z
+  .object({
+    topic: Line(200),
+    sections: z.array(StaticSectionSchema).min(1, 'a condition needs at least one section').max(20),
+  })
+  .strict()
+  .superRefine((content, ctx) => {
+    const seen = new Set<string>();
+    content.sections.forEach((section, index) => {
+      if (seen.has(section.id)) {
+        ctx.addIssue({ code: 'custom', path: ['sections', index, 'id'], message: 'section ids must be unique' });
+      }
+      seen.add(section.id);
+    });
+  });
+
+const ConditionChatSchema = z
+  .object({
+    systemPrompt: Text(20_000),
+    scripted: z
+      .object({ opening: Text(5_000), replies: z.array(Text(5_000)).min(1).max(50), closing: Text(5_000) })
+      .strict(),
+  })
+  .strict();
+
+const perCondition = <T extends z.ZodType>(schema: T) => z.object({ mmr: schema, control: schema }).strict();
+
+/** The zod schema of a whole study definition (the `StudyDefinition` type, checked at run time). */
+export const StudyDefinitionSchema = z
+  .object({
+    id: LineText.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be 1-64 lower-case letters, digits or dashes'),
+    title: Line(200),
+    consent: z
+      .object({ title: Line(200), blocks: z.array(ContentBlockSchema).min(1).max(50), contact: Text(5_000) })
+      .strict(),
+    entry: z
+      .object({
+        title: Line(200),
+        scenario: z.array(Paragraph).min(1).max(20),
+        questionsLabel: Line(300),
+        confirmLabel: Line(300),
+      })
+      .strict(),
+    baseline: z
+      .object({
+        question: Text(1_000),
+        labels: z.object({ min: Line(100), mid: Line(100), max: Line(100) }).strict(),
+      })
+      .strict(),
+    post: z.object({ title: Line(200), question: Text(1_000) }).strict(),
+    conditions: perCondition(ConditionContentSchema),
+    chat: z
+      .object({
+        conditions: perCondition(ConditionChatSchema),
+        fallbackGreetings: perCondition(Text(2_000)),
+      })
+      .strict(),
+  })
+  .strict();
+
+// The schema and the zod-free types the web app uses describe the same thing (checked when compiling).
+type Parsed = z.infer<typeof StudyDefinitionSchema>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesTypes: Same<Parsed, StudyDefinition> & Same<z.infer<typeof ContentBlockSchema>, ContentBlock> = true;
+void schemaMatchesTypes;
+
+/** One problem found in a definition: where (a JSON path such as `conditions.mmr.sections.0.title`) and what. */
+export interface StudyIssue {
+  path: string;
+  message: string;
+}
+
+/** Checks a definition; the problems are listed with their paths (the admin editor shows them inline). */
+export function validateStudyDefinition(
+  value: unknown,
+): { ok: true; definition: StudyDefinition } | { ok: false; issues: StudyIssue[] } {
+  const parsed = StudyDefinitionSchema.safeParse(value);
+  if (parsed.success) return { ok: true, definition: parsed.data };
+  return {
+    ok: false,
+    issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+  };
+}
