@@ -12,7 +12,7 @@ import {
 import { clearToken, getToken } from './session';
 
 /** What some errors add: the participant's step (STEP_OUT_OF_ORDER), the seconds left (SECTION_TOO_EARLY). */
-export type ApiErrorDetails = Pick<ErrorReply, 'step' | 'remainingSeconds'>;
+export type ApiErrorDetails = Pick<ErrorReply, 'step' | 'remainingSeconds' | 'issues'>;
 
 /** An API failure: `message` is the server's `error` text when it sent one. */
 export class ApiError extends Error {
@@ -67,11 +67,18 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
   let code: ApiError['code'] = 'UNKNOWN';
   const details: ApiErrorDetails = {};
   try {
-    const body = (await res.json()) as { error?: unknown; code?: unknown; step?: unknown; remainingSeconds?: unknown };
+    const body = (await res.json()) as {
+      error?: unknown;
+      code?: unknown;
+      step?: unknown;
+      remainingSeconds?: unknown;
+      issues?: unknown;
+    };
     if (typeof body.error === 'string' && body.error) message = body.error;
     if (typeof body.code === 'string') code = body.code as ErrorCode;
     if (typeof body.step === 'string') details.step = body.step as ErrorReply['step'];
     if (typeof body.remainingSeconds === 'number') details.remainingSeconds = body.remainingSeconds;
+    if (Array.isArray(body.issues)) details.issues = body.issues as NonNullable<ErrorReply['issues']>;
   } catch {
     // Not JSON: keep the generic message.
   }

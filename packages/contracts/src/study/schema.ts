@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FreeText, LineText } from '../text.js';
-import type { ContentBlock, StudyDefinition } from './types.js';
+import type { ContentBlock, StudyDefinition, StudyIssue } from './types.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
 // stores it as a study version. Every text is plain text (never HTML): the web app renders headings,
@@ -102,12 +102,6 @@ type Parsed = z.infer<typeof StudyDefinitionSchema>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesTypes: Same<Parsed, StudyDefinition> & Same<z.infer<typeof ContentBlockSchema>, ContentBlock> = true;
 void schemaMatchesTypes;
-
-/** One problem found in a definition: where (a JSON path such as `conditions.mmr.sections.0.title`) and what. */
-export interface StudyIssue {
-  path: string;
-  message: string;
-}
 
 /** Checks a definition; the problems are listed with their paths (the admin editor shows them inline). */
 export function validateStudyDefinition(

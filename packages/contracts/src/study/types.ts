@@ -56,3 +56,9 @@ export const DEFAULT_SECTION_SECONDS = 30;
 export type WebStudyDefinition = Omit<StudyDefinition, 'chat'> & {
   chat: Pick<StudyDefinition['chat'], 'fallbackGreetings'>;
 };
+
+/** One problem found in a definition: where (a JSON path such as `conditions.mmr.sections.0.title`) and what. */
+export interface StudyIssue {
+  path: string;
+  message: string;
+}

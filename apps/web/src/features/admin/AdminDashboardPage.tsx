@@ -14,6 +14,11 @@ const CARDS = [
     title: 'Experiments',
     text: 'Create experiments, set completion codes, generate logins, export data.',
   },
+  {
+    to: '/admin/studies',
+    title: 'Study versions',
+    text: 'Edit what participants read, the timers, the questions and the chat prompts; compare versions.',
+  },
 ];
 
 /** `/admin`: dashboard with two cards, to `/admin/users` and `/admin/experiments`. */

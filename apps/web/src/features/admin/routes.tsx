@@ -16,6 +16,8 @@ const ExperimentDetailPage = lazy(() =>
   import('./experiment-detail/ExperimentDetailPage').then((m) => ({ default: m.ExperimentDetailPage })),
 );
 
+const StudiesPage = lazy(() => import('./studies/StudiesPage').then((m) => ({ default: m.StudiesPage })));
+const StudyEditorPage = lazy(() => import('./studies/StudyEditorPage').then((m) => ({ default: m.StudyEditorPage })));
 const SecurityPage = lazy(() => import('./security/SecurityPage').then((m) => ({ default: m.SecurityPage })));
 const AuditPage = lazy(() => import('./audit/AuditPage').then((m) => ({ default: m.AuditPage })));
 
@@ -34,6 +36,8 @@ export function adminRoutes() {
       <Route path="/admin/user/:id" element={page(<UserDetailPage />)} />
       <Route path="/admin/experiments" element={page(<ExperimentsPage />)} />
       <Route path="/admin/experiments/:id" element={page(<ExperimentDetailPage />)} />
+      <Route path="/admin/studies" element={page(<StudiesPage />)} />
+      <Route path="/admin/studies/:id" element={page(<StudyEditorPage />)} />
       <Route path="/admin/security" element={page(<SecurityPage />)} />
       <Route path="/admin/audit" element={page(<AuditPage />)} />
     </Route>

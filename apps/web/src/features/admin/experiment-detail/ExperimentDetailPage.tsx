@@ -16,6 +16,7 @@ import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
+import { StudyVersionCard } from '../studies/StudyVersionCard';
 import { useExperiment, useParticipantsDetailed } from './use-experiment-detail';
 
 /**
@@ -42,6 +43,7 @@ export function ExperimentDetailPage() {
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
           <MonitorPanel experimentId={id} />
+          <StudyVersionCard experiment={experiment.data} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
             <ParticipantSummaryCard experimentId={id} />
             <Card>

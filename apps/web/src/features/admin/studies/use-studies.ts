@@ -1,0 +1,47 @@
+import { endpoints } from '@studychat/contracts/web';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+
+export const STUDIES_KEY = ['admin', 'study-versions'] as const;
+
+export function useStudyVersions() {
+  return useQuery({ queryKey: STUDIES_KEY, queryFn: ({ signal }) => api(endpoints.studies.list, { signal }) });
+}
+
+export function useStudyVersion(id: string | undefined) {
+  return useQuery({
+    queryKey: [...STUDIES_KEY, id],
+    enabled: Boolean(id),
+    queryFn: ({ signal }) => api(endpoints.studies.get, { params: { id: id ?? '' }, signal }),
+  });
+}
+
+/** Clones a version (a new, editable draft) and reloads the list. */
+export function useCloneStudyVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; label?: string }) =>
+      api(endpoints.studies.clone, { params: { id: input.id }, body: input.label ? { label: input.label } : {} }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: STUDIES_KEY }),
+  });
+}
+
+/** Saves a draft's label and definition. */
+export function useUpdateStudyVersion(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { label: string; definition: Record<string, unknown> }) =>
+      api(endpoints.studies.update, { params: { id }, body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: STUDIES_KEY }),
+  });
+}
+
+/** Pins a version to an experiment. */
+export function usePinStudyVersion(experimentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (studyVersionId: string) =>
+      api(endpoints.studies.pin, { params: { id: experimentId }, body: { study_version_id: studyVersionId } }),
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+}

@@ -1,0 +1,99 @@
+import type { StudyDefinition } from '@studychat/contracts/web';
+
+// A second study, entered in the admin study editor by the done-when test of issue 14: another topic,
+// another number of sections per condition (2 and 3, not 4), other timers and other questions.
+
+const opening = (topic: string) => `Hi! I can answer questions about ${topic}. What would you like to know?`;
+
+export const SLEEP_STUDY: StudyDefinition = {
+  id: 'sleep-routine',
+  title: 'Bedtime study',
+  consent: {
+    title: 'Bedtime Study Consent',
+    blocks: [
+      { heading: 'About this study', paragraphs: ['We study how parents plan their child’s bedtime routine.'] },
+      { bullets: ['You are 18 or older.', 'You are a parent of a child under 10.'] },
+    ],
+    contact: 'Contact the bedtime research team through Prolific.',
+  },
+  entry: {
+    title: 'Bedtime Reminder',
+    scenario: ['Please imagine your child’s school starts again next week.', 'How do you feel about bedtimes?'],
+    questionsLabel: 'I have questions about bedtimes',
+    confirmLabel: 'No questions about bedtimes',
+  },
+  baseline: {
+    question: 'How much do you intend to keep a regular bedtime for your child next week?',
+    labels: { min: 'Not at all', mid: 'Unsure', max: 'Completely' },
+  },
+  post: {
+    title: 'Final Question',
+    question: 'Now, how much do you intend to keep a regular bedtime for your child next week?',
+  },
+  conditions: {
+    mmr: {
+      topic: 'children’s sleep',
+      sections: [
+        {
+          id: 'sleep-why',
+          title: 'Why sleep matters',
+          minSeconds: 6,
+          blocks: [{ paragraphs: ['Children aged 6 to 12 need 9 to 12 hours of sleep a night.'] }],
+        },
+        {
+          id: 'sleep-how',
+          title: 'A calm bedtime routine',
+          minSeconds: 9,
+          blocks: [{ bullets: ['Same time every night.', 'No screens in the last hour.'] }],
+        },
+      ],
+    },
+    control: {
+      topic: 'tooth brushing',
+      sections: [
+        {
+          id: 'teeth-why',
+          title: 'Why brushing matters',
+          minSeconds: 5,
+          blocks: [{ paragraphs: ['Brushing twice a day with fluoride toothpaste prevents decay.'] }],
+        },
+        {
+          id: 'teeth-how',
+          title: 'How to brush',
+          minSeconds: 7,
+          blocks: [{ paragraphs: ['Two minutes, every surface, a pea-sized amount of toothpaste.'] }],
+        },
+        {
+          id: 'teeth-dentist',
+          title: 'Visiting the dentist',
+          minSeconds: 8,
+          blocks: [{ paragraphs: ['A check-up every six months keeps small problems small.'] }],
+        },
+      ],
+    },
+  },
+  chat: {
+    conditions: {
+      mmr: {
+        systemPrompt: 'You help parents with questions about children’s sleep. Keep answers short.',
+        scripted: {
+          opening: opening('children’s sleep'),
+          replies: ['A regular bedtime helps children fall asleep faster.', 'Dim lights an hour before bed.'],
+          closing: 'Thank you for chatting about sleep.',
+        },
+      },
+      control: {
+        systemPrompt: 'You help parents with questions about children’s tooth brushing. Keep answers short.',
+        scripted: {
+          opening: opening('tooth brushing'),
+          replies: ['Brush for two minutes, twice a day.', 'Replace the toothbrush every three months.'],
+          closing: 'Thank you for chatting about teeth.',
+        },
+      },
+    },
+    fallbackGreetings: {
+      mmr: 'Hello! Ask me about your child’s sleep.',
+      control: 'Hello! Ask me about brushing your child’s teeth.',
+    },
+  },
+};

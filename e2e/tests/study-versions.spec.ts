@@ -1,0 +1,130 @@
+import { expect, test } from '@playwright/test';
+import type { StudyDefinition } from '@studychat/contracts/web';
+import { loginAsAdmin } from '../support/admin';
+import { AdminApi } from '../support/api';
+import { chatViaApi, sectionOpened } from '../support/chat';
+import { passTime } from '../support/clock';
+import { choosePoint, expectCode, landAndLogin } from '../support/participant';
+import { SLEEP_STUDY } from '../support/sleep-study';
+
+// Issue 14, done when: a second study (another topic, number of sections, timers and questions) is written in
+// the admin study editor, pinned to an experiment, and walked end to end to its completion code, with no
+// code change.
+test.describe.configure({ timeout: 150_000 });
+
+const SLEEP_MESSAGES = [
+  'My child keeps getting out of bed after lights out every single night. What can I do about it?',
+  'How long before bedtime should we switch off the tablet and the television, realistically?',
+  'Thank you. Is it fine to let bedtime slip by an hour at weekends, or does that undo the routine?',
+];
+
+test('a second study written in the admin editor is pinned and walked to its completion code', async ({
+  page,
+  browser,
+  request,
+}) => {
+  // The researcher: a draft cloned from the built-in study, its definition replaced in the JSON editor.
+  await loginAsAdmin(page);
+  await page.goto('/admin/studies');
+  await page.getByRole('button', { name: 'Clone Built-in MMR study' }).click();
+  await expect(page).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
+  await page.getByLabel('Label', { exact: true }).fill(`Bedtime ${Date.now()}`);
+  const label = await page.getByLabel('Label', { exact: true }).inputValue();
+
+  // A mistake is shown inline with its place in the definition, and nothing is saved.
+  const broken: StudyDefinition = structuredClone(SLEEP_STUDY);
+  broken.conditions.mmr.sections = broken.conditions.mmr.sections.map((section, i) =>
+    i === 0 ? { ...section, minSeconds: 0 } : section,
+  );
+  const editor = page.getByLabel('Study definition (JSON)');
+  await editor.fill(JSON.stringify(broken, null, 2));
+  await page.getByRole('button', { name: 'Save version' }).click();
+  await expect(page.getByText('conditions.mmr.sections.0.minSeconds')).toBeVisible();
+  // The timer's form field fixes it.
+  await page.getByLabel('Minimum seconds of mmr section 1').fill('6');
+  await expect(editor).toHaveValue(/"minSeconds": 6/);
+  await page.getByRole('button', { name: 'Save version' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: label })).toBeVisible();
+
+  // The experiment pins the new version on its page.
+  const admin = await AdminApi.login(request);
+  const experiment = await admin.createExperiment(`Bedtime experiment ${Date.now()}`);
+  const [credential] = await admin.credentials(experiment.id, 1);
+  if (!credential) throw new Error('no credential generated');
+  await page.goto(`/admin/experiments/${experiment.id}`);
+  await page.getByLabel('Pin another version').selectOption({ label });
+  await page.getByRole('button', { name: 'Pin version' }).click();
+  await expect(page.getByText('Study version pinned.')).toBeVisible();
+  await expect(page.getByRole('link', { name: label })).toBeVisible();
+
+  // The participant, in their own browser, reads the second study's pages.
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  await p.clock.install();
+  const setup = {
+    experimentId: experiment.id,
+    codes: experiment.codes,
+    credential,
+    prolificPid: `PIDSLEEP${Date.now().toString(36)}`.toUpperCase(),
+  };
+  await landAndLogin(p, setup);
+  await expect(p.getByRole('heading', { name: 'Bedtime Study Consent' })).toBeVisible();
+  await expect(p.getByText('We study how parents plan their child’s bedtime routine.')).toBeVisible();
+  await p.getByRole('button', { name: 'I Consent' }).click();
+  await expect(p).toHaveURL(/\/entry$/);
+  await expect(p.getByText('Please imagine your child’s school starts again next week.')).toBeVisible();
+  await p.getByRole('button', { name: 'I have questions about bedtimes' }).click();
+  await expect(p).toHaveURL(/\/baseline-intention$/);
+  await expect(p.getByText(SLEEP_STUDY.baseline.question)).toBeVisible();
+  await choosePoint(p, 4);
+  await p.getByRole('button', { name: 'Continue' }).click();
+  await expect(p).toHaveURL(/\/pre-survey$/);
+  await p.getByText('35-44', { exact: true }).click();
+  await p.getByText('Male', { exact: true }).click();
+  await p.getByText('Liberal', { exact: true }).click();
+  await p.getByRole('button', { name: 'Submit Survey' }).click();
+  await expect(p.getByText('Thank you! Redirecting...')).toBeVisible();
+  await p.clock.runFor(1500);
+  await expect(p).toHaveURL(new RegExp(`/experiment/${experiment.id}/static-intro$`));
+
+  const condition = (await p.evaluate(() => sessionStorage.getItem('assignedCondition'))) as 'mmr' | 'control';
+  const content = SLEEP_STUDY.conditions[condition];
+  await expect(p.getByText(content.topic)).toBeVisible();
+  await p.getByRole('button', { name: 'Begin' }).click();
+  await expect(p).toHaveURL(/\/static$/);
+  const count = content.sections.length;
+  for (const [index, section] of content.sections.entries()) {
+    const last = index === count - 1;
+    await expect(p.getByText(`Section ${index + 1} of ${count}`)).toBeVisible();
+    await expect(p.getByRole('heading', { name: section.title })).toBeVisible();
+    await sectionOpened(p);
+    const button = p.getByRole('button', { name: last ? 'Complete' : 'Next Section' });
+    await expect(button).toBeDisabled();
+    // The second study's own timer: a second before it is up the button still waits.
+    await passTime(p, request, (section.minSeconds - 1) * 1000);
+    await expect(button).toBeDisabled();
+    await passTime(p, request, 2000);
+    await p.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(button).toBeEnabled();
+    await button.click();
+  }
+
+  await expect(p).toHaveURL(new RegExp(`/experiment/${experiment.id}/chat$`));
+  await chatViaApi(p, request, experiment.id, SLEEP_MESSAGES);
+  await p.reload();
+  await expect(p.getByText('Rounds: 3/3')).toBeVisible();
+  await p.getByRole('button', { name: 'Proceed' }).click();
+  await expect(p.getByRole('heading', { name: 'Final Question' })).toBeVisible();
+  await expect(p.getByText(SLEEP_STUDY.post.question)).toBeVisible();
+  await choosePoint(p, 6);
+  await p.getByRole('button', { name: 'Finish' }).click();
+  await expect(p.getByText('Thank you! Your responses have been recorded. Redirecting...')).toBeVisible();
+  await p.clock.runFor(1500);
+  await expectCode(p, experiment.codes.complete ?? '');
+  await context.close();
+
+  // The version has been run: the editor now refuses changes and offers a clone.
+  await page.goto('/admin/studies');
+  await expect(page.getByRole('row', { name: new RegExp(label) })).toContainText('In use (locked)');
+});
