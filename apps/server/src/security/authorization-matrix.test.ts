@@ -153,9 +153,9 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 403, 403, 403, 403, 404],
   },
   'GET /api/participants/study/:experimentId': {
-    // The study's participant-facing text (no prompts) for any signed-in caller.
+    // The study's participant-facing text (no prompts): its participants and staff; C has not joined it.
     request: (w) => ({ url: `/api/participants/study/${w.experimentId}` }),
-    expect: [401, 200, 200, 200, 200, 200],
+    expect: [401, 200, 200, 404, 200, 200],
   },
   'GET /api/experiments/:id/completion-code': {
     // A and B have not earned the pathway (403 PATHWAY_NOT_EARNED); C is not in the experiment.

@@ -147,8 +147,10 @@ export async function exportPackage(deps: AppDeps, experimentId: string): Promis
     },
   ];
   const body = await inSnapshot(database, async (trx) => {
-    // The monitor's status, read in the same snapshot.
-    const statuses = await statusByUser({ ...deps, database: { ...database, db: trx } }, experimentId);
+    // The monitor's status, read in the same snapshot, with the study already loaded: a study source that
+    // read the database outside the snapshot would wait forever for SQLite's one connection, held here.
+    const inTrx = { ...deps, database: { ...database, db: trx }, studies: () => Promise.resolve(study) };
+    const statuses = await statusByUser(inTrx, experimentId);
     return zipFiles(trx, experimentId, statuses, () => JSON.stringify(dataPackageDescriptor(meta, files), null, 2));
   });
   const stamp = exportedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');

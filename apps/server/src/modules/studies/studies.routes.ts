@@ -67,7 +67,8 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
     },
     (request) => pinStudyVersion(deps, request.params.id, request.body.study_version_id),
   );
-  route(app, studyRoutes.participantView, { guards: [guards.requireUser] }, (request) =>
-    participantStudyView(deps, request.params.experimentId),
-  );
+  route(app, studyRoutes.participantView, { guards: [guards.requireUser] }, (request) => {
+    const { userId, role } = caller(request);
+    return participantStudyView(deps, request.params.experimentId, role === 'participant' ? userId : null);
+  });
 }

@@ -1,3 +1,4 @@
+import { requireAssignment } from '../participants/access.js';
 import {
   studyDefinition,
   validateStudyDefinition,
@@ -167,8 +168,17 @@ export async function pinStudyVersion(
   return { experiment_id: experimentId, study_version_id: versionId };
 }
 
-/** What a participant's browser gets: the experiment's study without the chat's prompts and scripted replies. */
-export async function participantStudyView(deps: AppDeps, experimentId: string): Promise<ParticipantStudy> {
+/**
+ * What a participant's browser gets: the experiment's study without the chat's prompts and scripted replies.
+ * A participant (`participantId`) reads only the study of an experiment they have joined (404 otherwise, as
+ * every participant route); staff (null) read any.
+ */
+export async function participantStudyView(
+  deps: AppDeps,
+  experimentId: string,
+  participantId: string | null,
+): Promise<ParticipantStudy> {
+  if (participantId !== null) await requireAssignment(deps.database.db, participantId, experimentId);
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound('Experiment not found');
   const { versionId, definition } = await loadExperimentStudy(deps.database.db, experimentId);
   const { chat, ...content } = definition;

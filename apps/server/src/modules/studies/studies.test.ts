@@ -93,7 +93,12 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
       200,
     );
     const view = expectJson<ParticipantStudy>(
-      await send(t(), await createAndLogin(t()), 'GET', `/api/participants/study/${experiment.id}`),
+      await send(
+        t(),
+        await participantAt(t(), experiment.id, 'joined'),
+        'GET',
+        `/api/participants/study/${experiment.id}`,
+      ),
       200,
     );
     expect(view.version_id).toBe(version.id);
@@ -180,7 +185,12 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
         201,
       );
       const definition = versionId === version.id ? secondStudy() : studyDefinition;
-      const reply = await send(t(), await createAndLogin(t()), 'GET', `/api/participants/study/${experiment.id}`);
+      const reply = await send(
+        t(),
+        await participantAt(t(), experiment.id, 'joined'),
+        'GET',
+        `/api/participants/study/${experiment.id}`,
+      );
       expect(reply.statusCode).toBe(200);
       for (const chat of Object.values(definition.chat.conditions)) {
         expect(reply.body).not.toContain(JSON.stringify(chat.systemPrompt).slice(1, 60));
@@ -203,5 +213,15 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
     );
     const missing = await send(t(), participant, 'GET', `/api/participants/study/${DEFAULT_STUDY_VERSION_ID}`);
     expect(missing.statusCode).toBe(404);
+    // A participant reads only the study of an experiment they joined; staff read any.
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const experiment = await createExperiment(t(), admin);
+    const other = await createExperiment(t(), admin);
+    const joined = await participantAt(t(), experiment.id, 'joined');
+    expect((await send(t(), joined, 'GET', `/api/participants/study/${experiment.id}`)).statusCode).toBe(200);
+    const elsewhere = await send(t(), joined, 'GET', `/api/participants/study/${other.id}`);
+    expect(elsewhere.statusCode).toBe(404);
+    expect(JSON.parse(elsewhere.body)).toMatchObject({ code: expect.any(String) });
+    expect((await send(t(), admin, 'GET', `/api/participants/study/${other.id}`)).statusCode).toBe(200);
   });
 });
