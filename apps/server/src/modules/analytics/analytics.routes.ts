@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ExportParams, IdParams, experimentRoutes } from '@studychat/contracts';
@@ -46,63 +47,45 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
     },
   });
 
-  const pkg = experimentRoutes.exportPackage;
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: pkg.method,
-    url: pkg.path,
-    schema: { params: IdParams },
-    onRequest: staff.guards,
-    handler: async (request, reply) => {
-      const download = await exportPackage(ctx.deps, request.params.id);
-      await app.audit(request, {
-        action: 'export.download',
-        target: { type: 'experiment', id: request.params.id },
-        details: { file: 'data-package.zip' },
-      });
-      return reply
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="${download.filename}"`)
-        .send(download.body);
-    },
-  });
+  // The whole-experiment downloads: one shape each (staff, audited, a file named by the service).
+  const wholeExperimentDownload = (
+    def: { method: 'GET'; path: string },
+    file: string,
+    type: string,
+    produce: (experimentId: string) => Promise<{ filename: string; body: Buffer | string | Readable }>,
+  ) =>
+    app.withTypeProvider<ZodTypeProvider>().route({
+      method: def.method,
+      url: def.path,
+      schema: { params: IdParams },
+      onRequest: staff.guards,
+      handler: async (request, reply) => {
+        const download = await produce(request.params.id);
+        await app.audit(request, {
+          action: 'export.download',
+          target: { type: 'experiment', id: request.params.id },
+          details: { file },
+        });
+        return reply
+          .type(type)
+          .header('content-disposition', `attachment; filename="${download.filename}"`)
+          .send(download.body);
+      },
+    });
 
-  const transcripts = experimentRoutes.exportTranscripts;
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: transcripts.method,
-    url: transcripts.path,
-    schema: { params: IdParams },
-    onRequest: staff.guards,
-    handler: async (request, reply) => {
-      const download = await exportTranscripts(ctx.deps.database, request.params.id);
-      await app.audit(request, {
-        action: 'export.download',
-        target: { type: 'experiment', id: request.params.id },
-        details: { file: 'transcripts-redacted.csv' },
-      });
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${download.filename}"`)
-        .send(download.body);
-    },
-  });
-
-  const xlsx = experimentRoutes.exportSpreadsheet;
-  app.withTypeProvider<ZodTypeProvider>().route({
-    method: xlsx.method,
-    url: xlsx.path,
-    schema: { params: IdParams },
-    onRequest: staff.guards,
-    handler: async (request, reply) => {
-      const download = await exportSpreadsheet(ctx.deps, request.params.id);
-      await app.audit(request, {
-        action: 'export.download',
-        target: { type: 'experiment', id: request.params.id },
-        details: { file: 'spreadsheet-safe.xlsx' },
-      });
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${download.filename}"`)
-        .send(download.body);
-    },
-  });
+  wholeExperimentDownload(experimentRoutes.exportPackage, 'data-package.zip', 'application/zip', (id) =>
+    exportPackage(ctx.deps, id),
+  );
+  wholeExperimentDownload(
+    experimentRoutes.exportTranscripts,
+    'transcripts-redacted.csv',
+    'text/csv; charset=utf-8',
+    (id) => exportTranscripts(ctx.deps.database, id),
+  );
+  wholeExperimentDownload(
+    experimentRoutes.exportSpreadsheet,
+    'spreadsheet-safe.xlsx',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    (id) => exportSpreadsheet(ctx.deps, id),
+  );
 }
