@@ -21,6 +21,8 @@ export const ErrorCode = z.enum([
   'PROLIFIC_ID_MISMATCH',
   /** Another study login already takes part in this experiment with this Prolific id. */
   'PROLIFIC_ID_TAKEN',
+  /** This Prolific id withdrew from the experiment (its data was deleted): it cannot take part again. */
+  'PROLIFIC_ID_WITHDRAWN',
   /** A journey write that is not the participant's current step; the reply names the step. */
   'STEP_OUT_OF_ORDER',
   /** A section finished before its minimum time on the server's clock; the reply gives the seconds left. */

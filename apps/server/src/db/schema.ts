@@ -215,6 +215,14 @@ export interface ExperimentProlificIdsTable {
   created_at: DbTimestamp;
 }
 
+/** A withdrawn Prolific id (docs/decisions/0026): only a hash of experiment and id, so it cannot join again. */
+export interface WithdrawnProlificIdsTable {
+  experiment_id: string;
+  /** SHA-256 (hex) of `<experiment id>:<Prolific id>`. */
+  pid_sha256: string;
+  withdrawn_at: DbTimestamp;
+}
+
 export interface ChatThreadsTable {
   id: string;
   user_id: string;
@@ -273,6 +281,7 @@ export interface DB {
   section_views: SectionViewsTable;
   journey_events: JourneyEventsTable;
   experiment_prolific_ids: ExperimentProlificIdsTable;
+  withdrawn_prolific_ids: WithdrawnProlificIdsTable;
   chat_threads: ChatThreadsTable;
   chat_messages: ChatMessagesTable;
 }

@@ -9,6 +9,7 @@ import * as journey from './2026-11-23-9-journey.js';
 import * as prolificOnce from './2026-11-23-9-prolific-once.js';
 import * as interventionCompleteOnly from './2026-11-23-9-intervention-complete-only.js';
 import * as studyVersions from './2026-11-24-14-study-versions.js';
+import * as withdrawnProlificIds from './2026-11-25-13-withdrawn-prolific-ids.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-9-journey': journey,
   '2026-11-23-9-prolific-once': prolificOnce,
   '2026-11-24-14-study-versions': studyVersions,
+  '2026-11-25-13-withdrawn-prolific-ids': withdrawnProlificIds,
 };

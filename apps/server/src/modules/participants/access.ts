@@ -41,3 +41,12 @@ export function prolificIdTaken(): AppError {
     'This Prolific ID is already taking part in this study with another study login. Please log in with the study login you used first, or contact the research team.',
   );
 }
+
+/** A Prolific id whose data was withdrawn from this experiment cannot start it again (docs/decisions/0026). */
+export function prolificIdWithdrawn(): AppError {
+  return new AppError(
+    403,
+    'PROLIFIC_ID_WITHDRAWN',
+    'This Prolific ID has withdrawn from this study and its data was deleted, so it cannot take part again. Please contact the research team if you think this is a mistake.',
+  );
+}

@@ -6,7 +6,15 @@ import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWrite, logJoined } from '../journey/journey.service.js';
 import { findUserById } from '../users/user.repository.js';
-import { assertSelfOrAdmin, prolificIdTaken, prolificMismatch, requireAssignment, type Requester } from './access.js';
+import { isWithdrawn } from '../withdrawal/withdrawn-ids.js';
+import {
+  assertSelfOrAdmin,
+  prolificIdTaken,
+  prolificIdWithdrawn,
+  prolificMismatch,
+  requireAssignment,
+  type Requester,
+} from './access.js';
 import { toAssignment, toCompletionStatus } from './assignment.mapper.js';
 import {
   claimProlificId,
@@ -34,7 +42,8 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
 /**
  * Joins a login to an experiment (409 CONFLICT when it already has). A generated study login joins only
  * its own experiment, a login is bound to the first Prolific id that uses it, and a Prolific id takes part
- * once per experiment (409 PROLIFIC_ID_TAKEN for a second login). Logs `joined` in the same transaction.
+ * once per experiment (409 PROLIFIC_ID_TAKEN for a second login; 403 PROLIFIC_ID_WITHDRAWN after its
+ * withdrawal). Logs `joined` in the same transaction.
  */
 export async function createAssignment(
   deps: AppDeps,
@@ -55,6 +64,7 @@ export async function createAssignment(
   }
   const pid = input.prolific_pid.trim();
   if ((await prolificIdsOfUser(db, input.user_id)).some((existing) => existing !== pid)) throw prolificMismatch();
+  if (await isWithdrawn(db, input.experiment_id, pid)) throw prolificIdWithdrawn();
 
   const now = deps.clock();
   const id = deps.newId();
@@ -119,7 +129,8 @@ export async function giveConsent(deps: AppDeps, userId: string, experimentId: s
 
 /**
  * Sets the Prolific id when none is recorded; the same id again is a no-op, another is refused (403), and
- * an id another login already uses in this experiment is refused (409 PROLIFIC_ID_TAKEN).
+ * an id another login already uses in this experiment is refused (409 PROLIFIC_ID_TAKEN), a withdrawn one
+ * too (403 PROLIFIC_ID_WITHDRAWN).
  */
 export async function updateProlificId(
   deps: AppDeps,
@@ -133,6 +144,7 @@ export async function updateProlificId(
   if (row.prolific_pid === pid) return toAssignment(row);
   if (row.prolific_pid !== null) throw prolificMismatch();
   if ((await prolificIdsOfUser(db, userId)).some((existing) => existing !== pid)) throw prolificMismatch();
+  if (await isWithdrawn(db, experimentId, pid)) throw prolificIdWithdrawn();
   const now = deps.clock().toISOString();
   await db.transaction().execute(async (trx) => {
     // Another request may have set an id between our read and this write: only an unset id is written.

@@ -17,6 +17,6 @@ export function registerWithdrawalRoutes(app: FastifyInstance, ctx: AppContext):
         details: (_request, result) => ({ prolificId: result.prolificId, ...result.deleted }),
       },
     },
-    (request) => withdrawParticipant(ctx.deps.database, request.params.id, request.body.prolificId),
+    (request) => withdrawParticipant(ctx.deps, request.params.id, request.body.prolificId),
   );
 }

@@ -129,4 +129,39 @@ describe.each(TEST_DIALECTS)('withdrawal and redacted transcripts on %s', (diale
     // Done once: a second withdrawal of the same id finds nobody.
     expect(expectJson<{ code: string }>(await withdraw('PID-LEAVE'), 404).code).toBe('NOT_FOUND');
   });
+
+  it('keeps the withdrawn id only as a hash, and refuses it when it tries to start again (a new id still can)', async () => {
+    const db = t().database.db;
+    const marks = await db.selectFrom('withdrawn_prolific_ids').selectAll().execute();
+    expect(marks).toHaveLength(1);
+    expect(marks[0]?.experiment_id).toBe(experimentId);
+    expect(JSON.stringify(marks)).not.toContain('PID-LEAVE');
+    const join = (user: TestUser, pid: string) =>
+      t().app.inject({
+        method: 'POST',
+        url: '/api/participants',
+        headers: user.headers,
+        payload: { user_id: user.id, experiment_id: experimentId, prolific_pid: pid },
+      });
+    const refused = expectJson<{ code: string; error: string }>(await join(participant, 'PID-LEAVE'), 403);
+    expect(refused.code).toBe('PROLIFIC_ID_WITHDRAWN');
+    expect(refused.error).toContain('has withdrawn from this study');
+    // Nothing was created for the refused id; setting it later on an existing participation is refused too.
+    expect(await db.selectFrom('assignments').where('prolific_pid', '=', 'PID-LEAVE').select('id').execute()).toEqual(
+      [],
+    );
+    // An older participation without a Prolific id (from before ids were required) cannot take this one.
+    const other = await createAndLogin(t());
+    expect(await join(other, 'PID-OTHER')).toMatchObject({ statusCode: 201 });
+    await db.updateTable('assignments').set({ prolific_pid: null }).where('user_id', '=', other.id).execute();
+    await db.deleteFrom('experiment_prolific_ids').where('user_id', '=', other.id).execute();
+    const setId = await t().app.inject({
+      method: 'PUT',
+      url: '/api/participants/prolific-id',
+      headers: other.headers,
+      payload: { experimentId, prolificId: 'PID-LEAVE' },
+    });
+    expect(expectJson<{ code: string }>(setId, 403).code).toBe('PROLIFIC_ID_WITHDRAWN');
+    expect(await join(participant, 'PID-FRESH')).toMatchObject({ statusCode: 201 });
+  });
 });
