@@ -132,6 +132,8 @@ export const DetailedParticipantRow = z.object({
 export type DetailedParticipantRow = z.infer<typeof DetailedParticipantRow>;
 
 export const ExportParams = z.object({ id: Id, file: z.enum(EXPORT_FILES) });
+/** Downloads leave test runs ("preview as participant") out unless `include_tests=true` (docs/decisions/0027). */
+export const ExportQuery = z.object({ include_tests: z.enum(['true', 'false']).optional() });
 
 export const experimentRoutes = {
   list: defineRoute({ method: 'GET', path: '/api/experiments', reply: z.array(Experiment) }),
@@ -206,12 +208,27 @@ export const experimentRoutes = {
     reply: ChatLimitsReply,
   }),
   /** CSV download: participants.csv, messages.csv, surveys.csv, codebook.csv. */
-  exportFile: defineRoute({ method: 'GET', path: '/api/experiments/:id/export/:file', params: ExportParams }),
+  exportFile: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/export/:file',
+    params: ExportParams,
+    query: ExportQuery,
+  }),
   /** The spreadsheet-safe copy (.xlsx): a sheet per CSV file, formula-looking text prefixed with `'`. */
   /** The data package (.zip): every analysis file, codebook and datapackage.json, one snapshot. */
-  exportPackage: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-package', params: IdParams }),
+  exportPackage: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/export-package',
+    params: IdParams,
+    query: ExportQuery,
+  }),
   /** Transcripts for sharing: chat messages with emails, phone numbers and names redacted, no ids. */
-  exportTranscripts: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-transcripts', params: IdParams }),
+  exportTranscripts: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/export-transcripts',
+    params: IdParams,
+    query: ExportQuery,
+  }),
   /** Withdrawal: deletes one participant's data by Prolific id (admins only; audited). */
   withdraw: defineRoute({
     method: 'POST',
@@ -220,5 +237,10 @@ export const experimentRoutes = {
     body: WithdrawBody,
     reply: WithdrawReply,
   }),
-  exportSpreadsheet: defineRoute({ method: 'GET', path: '/api/experiments/:id/export-spreadsheet', params: IdParams }),
+  exportSpreadsheet: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/export-spreadsheet',
+    params: IdParams,
+    query: ExportQuery,
+  }),
 };

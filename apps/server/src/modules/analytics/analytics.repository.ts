@@ -4,6 +4,18 @@ import type { ChatMessageRow, DB, SurveyResponseRow } from '../../db/schema.js';
 // Set-based reads for the participant summary, the participants table and the exports: every query covers
 // a whole experiment, or one page of its participants (`userIds`), never one participant at a time.
 
+/**
+ * The users of an experiment whose participation is a test run ("preview as participant", is_test): the
+ * exports leave them out unless asked to include them (docs/decisions/0027).
+ */
+export function testRunUsers(db: Kysely<DB>, experimentId: string) {
+  return db
+    .selectFrom('assignments')
+    .where('experiment_id', '=', experimentId)
+    .where('is_test', '=', true)
+    .select('user_id');
+}
+
 /** Which participants a query covers: the whole experiment, or the listed users of it. */
 export interface Scope {
   experimentId: string;
@@ -27,33 +39,36 @@ export async function countAssignmentsByCondition(
     .execute();
 }
 
-function participantBaseQuery(db: Kysely<DB>, experimentId: string) {
-  return db
+function participantBaseQuery(db: Kysely<DB>, experimentId: string, includeTests = false) {
+  let query = db
     .selectFrom('assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('allocation_slots as s', 's.assignment_id', 'a.id')
-    .where('a.experiment_id', '=', experimentId)
-    .select([
-      's.block_index',
-      's.seq as slot_seq',
-      'a.id as assignment_id',
-      'a.user_id',
-      'u.email',
-      'u.last_login_at',
-      'a.prolific_pid',
-      'a.study_id',
-      'a.session_id',
-      'a.assigned_condition',
-      'a.stratum',
-      'a.condition_assigned_at',
-      'a.created_at',
-      'a.consent_given',
-      'a.consent_timestamp',
-      'a.intervention_completed_timestamp',
-      'a.completion_pathway',
-      'a.completion_code',
-      'a.completed_at',
-    ]);
+    .where('a.experiment_id', '=', experimentId);
+  if (!includeTests) query = query.where('a.is_test', '=', false);
+  return query.select([
+    's.block_index',
+    's.seq as slot_seq',
+    'a.id as assignment_id',
+    'a.user_id',
+    'u.email',
+    'u.last_login_at',
+    'a.prolific_pid',
+    'a.study_id',
+    'a.session_id',
+    'a.assigned_condition',
+    'a.stratum',
+    'a.condition_assigned_at',
+    'a.created_at',
+    'a.consent_given',
+    'a.consent_timestamp',
+    'a.intervention_completed_timestamp',
+    'a.completion_pathway',
+    'a.completion_code',
+    'a.completed_at',
+    'a.is_test',
+    'a.study_version_id',
+  ]);
 }
 
 export type ParticipantBaseRow = Awaited<
@@ -81,8 +96,9 @@ export function pageParticipantBase(
   experimentId: string,
   after: ParticipantCursor | null,
   limit: number,
+  includeTests = false,
 ): Promise<ParticipantBaseRow[]> {
-  let query = participantBaseQuery(db, experimentId);
+  let query = participantBaseQuery(db, experimentId, includeTests);
   if (after) {
     query = query.where(({ eb, refTuple, tuple }) =>
       eb(refTuple('a.created_at', 'a.id'), '>', tuple(after.createdAt, after.assignmentId)),
@@ -92,10 +108,14 @@ export function pageParticipantBase(
 }
 
 /** Prolific ids that more than one participant of the experiment carries. */
-export async function listDuplicateProlificPids(db: Kysely<DB>, experimentId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('assignments')
-    .where('experiment_id', '=', experimentId)
+export async function listDuplicateProlificPids(
+  db: Kysely<DB>,
+  experimentId: string,
+  includeTests = false,
+): Promise<Set<string>> {
+  let query = db.selectFrom('assignments').where('experiment_id', '=', experimentId);
+  if (!includeTests) query = query.where('is_test', '=', false);
+  const rows = await query
     .where('prolific_pid', 'is not', null)
     .select('prolific_pid')
     .groupBy('prolific_pid')
@@ -262,11 +282,13 @@ export function pageThreadsForExport(
   experimentId: string,
   after: { createdAt: Date | string; id: string } | null,
   limit: number,
+  includeTests = false,
 ): Promise<ThreadExportRow[]> {
   let query = db
     .selectFrom('chat_threads as t')
     .where('t.experiment_id', '=', experimentId)
     .select(['t.id', 't.experiment_id', 't.user_id', 't.condition', 't.created_at']);
+  if (!includeTests) query = query.where('t.user_id', 'not in', testRunUsers(db, experimentId));
   if (after) {
     query = query.where(({ eb, refTuple, tuple }) =>
       eb(refTuple('t.created_at', 't.id'), '>', tuple(after.createdAt, after.id)),
@@ -305,8 +327,10 @@ export function pageSurveysForExport(
   experimentId: string,
   after: SurveyCursor | null,
   limit: number,
+  includeTests = false,
 ): Promise<SurveyExportRow[]> {
   let query = db.selectFrom('survey_responses as s').where('s.experiment_id', '=', experimentId).selectAll('s');
+  if (!includeTests) query = query.where('s.user_id', 'not in', testRunUsers(db, experimentId));
   if (after) {
     query = query.where(({ eb, refTuple, tuple }) =>
       eb(refTuple('s.user_id', 's.created_at', 's.id'), '>', tuple(after.userId, after.createdAt, after.id)),

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ExportParams, IdParams, experimentRoutes } from '@studychat/contracts';
+import { ExportParams, ExportQuery, IdParams, experimentRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { exportFile } from './export.service.js';
@@ -31,14 +31,15 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
-    schema: { params: ExportParams },
+    schema: { params: ExportParams, querystring: ExportQuery },
     onRequest: staff.guards,
     handler: async (request, reply) => {
-      const download = await exportFile(ctx.deps, request.params.id, request.params.file);
+      const includeTests = request.query.include_tests === 'true';
+      const download = await exportFile(ctx.deps, request.params.id, request.params.file, includeTests);
       await app.audit(request, {
         action: 'export.download',
         target: { type: 'experiment', id: request.params.id },
-        details: { file: request.params.file },
+        details: { file: request.params.file, includeTests },
       });
       return reply
         .type('text/csv; charset=utf-8')
@@ -52,19 +53,24 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
     def: { method: 'GET'; path: string },
     file: string,
     type: string,
-    produce: (experimentId: string) => Promise<{ filename: string; body: Buffer | string | Readable }>,
+    produce: (
+      experimentId: string,
+      includeTests: boolean,
+    ) => Promise<{ filename: string; body: Buffer | string | Readable }>,
   ) =>
     app.withTypeProvider<ZodTypeProvider>().route({
       method: def.method,
       url: def.path,
-      schema: { params: IdParams },
+      schema: { params: IdParams, querystring: ExportQuery },
       onRequest: staff.guards,
       handler: async (request, reply) => {
-        const download = await produce(request.params.id);
+        // Test runs ("preview as participant") only when asked for (docs/decisions/0027).
+        const includeTests = request.query.include_tests === 'true';
+        const download = await produce(request.params.id, includeTests);
         await app.audit(request, {
           action: 'export.download',
           target: { type: 'experiment', id: request.params.id },
-          details: { file },
+          details: { file, includeTests },
         });
         return reply
           .type(type)
@@ -73,19 +79,19 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     });
 
-  wholeExperimentDownload(experimentRoutes.exportPackage, 'data-package.zip', 'application/zip', (id) =>
-    exportPackage(ctx.deps, id),
+  wholeExperimentDownload(experimentRoutes.exportPackage, 'data-package.zip', 'application/zip', (id, tests) =>
+    exportPackage(ctx.deps, id, tests),
   );
   wholeExperimentDownload(
     experimentRoutes.exportTranscripts,
     'transcripts-redacted.csv',
     'text/csv; charset=utf-8',
-    (id) => exportTranscripts(ctx.deps.database, id),
+    (id, tests) => exportTranscripts(ctx.deps.database, id, tests),
   );
   wholeExperimentDownload(
     experimentRoutes.exportSpreadsheet,
     'spreadsheet-safe.xlsx',
     'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    (id) => exportSpreadsheet(ctx.deps, id),
+    (id, tests) => exportSpreadsheet(ctx.deps, id, tests),
   );
 }

@@ -43,6 +43,8 @@ export interface PackageMeta {
   productVersion: string;
   studyId: string;
   studyContentSha256: string;
+  /** Whether test runs ("preview as participant", is_test) are in the files (`?include_tests=true`). */
+  includesTestRuns: boolean;
 }
 
 /** The descriptor: one tabular resource per CSV file, every field typed, only the empty field missing. */
@@ -62,6 +64,7 @@ export function dataPackageDescriptor(
       study_id: meta.studyId,
       study_content_sha256: meta.studyContentSha256,
       snapshot: 'every file was read in one database read transaction',
+      includes_test_runs: meta.includesTestRuns,
     },
     resources: files.map((file) => ({
       profile: 'tabular-data-resource',

@@ -312,6 +312,21 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     maximum: 1,
     value: (r) => r.hiddenTimeShare,
   },
+  {
+    name: 'is_test',
+    type: 'boolean',
+    meaning:
+      'A test run ("preview as participant"), not a real participant. Test runs are left out of every download unless it is asked for with ?include_tests=true (then this column says which rows they are)',
+    allowed: 'TRUE; FALSE',
+    value: (r) => r.isTest,
+  },
+  {
+    name: 'study_version_id',
+    type: 'text',
+    meaning:
+      'The study version (study content) the participant ran under; its content hash is in datapackage.json (studychat.study_versions); empty: from before study versions (the built-in study)',
+    value: (r) => r.studyVersionId,
+  },
 ];
 
 /** One chat message, as messages.csv writes it (field names follow the stored row). */

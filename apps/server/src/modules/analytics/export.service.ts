@@ -51,10 +51,11 @@ export async function* participantRecords(
   experimentId: string,
   pageSize: number = DEFAULT_PAGE_SIZES.participants,
   statuses?: Map<string, ParticipantStatusName>,
+  includeTests = false,
 ): AsyncGenerator<ParticipantRecord[]> {
-  const duplicatePids = await listDuplicateProlificPids(db, experimentId);
+  const duplicatePids = await listDuplicateProlificPids(db, experimentId, includeTests);
   const pages = keysetPages(
-    (after, limit) => pageParticipantBase(db, experimentId, after, limit),
+    (after, limit) => pageParticipantBase(db, experimentId, after, limit, includeTests),
     participantCursor,
     pageSize,
   );
@@ -86,8 +87,9 @@ export function participantsCsv(
   experimentId: string,
   pageSize?: number,
   statuses?: Map<string, ParticipantStatusName>,
+  includeTests = false,
 ): AsyncGenerator<string> {
-  return csvOf(PARTICIPANT_COLUMNS, participantRecords(db, experimentId, pageSize, statuses));
+  return csvOf(PARTICIPANT_COLUMNS, participantRecords(db, experimentId, pageSize, statuses, includeTests));
 }
 
 function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, row: ChatMessageRow): MessageRecord {
@@ -121,9 +123,10 @@ export async function* messageRecords(
   db: Kysely<DB>,
   experimentId: string,
   threadsPerPage: number = DEFAULT_PAGE_SIZES.threads,
+  includeTests = false,
 ): AsyncGenerator<MessageRecord[]> {
   const pages = keysetPages(
-    (after, limit) => pageThreadsForExport(db, experimentId, after, limit),
+    (after, limit) => pageThreadsForExport(db, experimentId, after, limit, includeTests),
     threadCursor,
     threadsPerPage,
   );
@@ -151,8 +154,13 @@ export async function* messageRecords(
   }
 }
 
-export function messagesCsv(db: Kysely<DB>, experimentId: string, threadsPerPage?: number): AsyncGenerator<string> {
-  return csvOf(MESSAGE_COLUMNS, messageRecords(db, experimentId, threadsPerPage));
+export function messagesCsv(
+  db: Kysely<DB>,
+  experimentId: string,
+  threadsPerPage?: number,
+  includeTests = false,
+): AsyncGenerator<string> {
+  return csvOf(MESSAGE_COLUMNS, messageRecords(db, experimentId, threadsPerPage, includeTests));
 }
 
 function answerValue(value: unknown): SurveyAnswerRecord['value'] {
@@ -180,9 +188,10 @@ export async function* surveyRecords(
   db: Kysely<DB>,
   experimentId: string,
   pageSize: number = DEFAULT_PAGE_SIZES.surveys,
+  includeTests = false,
 ): AsyncGenerator<SurveyAnswerRecord[]> {
   const pages = keysetPages(
-    (after, limit) => pageSurveysForExport(db, experimentId, after, limit),
+    (after, limit) => pageSurveysForExport(db, experimentId, after, limit, includeTests),
     surveyCursor,
     pageSize,
   );
@@ -196,8 +205,13 @@ export async function* surveyRecords(
   }
 }
 
-export function surveysCsv(db: Kysely<DB>, experimentId: string, pageSize?: number): AsyncGenerator<string> {
-  return csvOf(SURVEY_COLUMNS, surveyRecords(db, experimentId, pageSize));
+export function surveysCsv(
+  db: Kysely<DB>,
+  experimentId: string,
+  pageSize?: number,
+  includeTests = false,
+): AsyncGenerator<string> {
+  return csvOf(SURVEY_COLUMNS, surveyRecords(db, experimentId, pageSize, includeTests));
 }
 
 // The codebook has no data of its own; async like the others so every file streams the same way.
@@ -216,17 +230,23 @@ export interface ExportDownload {
 
 /**
  * An export file as a byte stream the response pulls from (one page in memory at a time). Unknown
- * experiment: 404, before anything is sent.
+ * experiment: 404, before anything is sent. Test runs are left out unless `includeTests` (0027).
  */
-export async function exportFile(deps: AppDeps, experimentId: string, file: ExportFile): Promise<ExportDownload> {
+export async function exportFile(
+  deps: AppDeps,
+  experimentId: string,
+  file: ExportFile,
+  includeTests = false,
+): Promise<ExportDownload> {
   const { db } = deps.database;
   if (!(await experimentExists(db, experimentId))) throw notFound('Experiment not found');
   // Statuses at the time of the export, computed once for the experiment (the monitor's rule).
   const statuses = file === 'participants.csv' ? await statusByUser(deps, experimentId) : undefined;
   const generators: Record<ExportFile, () => AsyncGenerator<string>> = {
-    'participants.csv': () => participantsCsv(db, experimentId, DEFAULT_PAGE_SIZES.participants, statuses),
-    'messages.csv': () => messagesCsv(db, experimentId),
-    'surveys.csv': () => surveysCsv(db, experimentId),
+    'participants.csv': () =>
+      participantsCsv(db, experimentId, DEFAULT_PAGE_SIZES.participants, statuses, includeTests),
+    'messages.csv': () => messagesCsv(db, experimentId, undefined, includeTests),
+    'surveys.csv': () => surveysCsv(db, experimentId, undefined, includeTests),
     'codebook.csv': () => codebookCsv(),
   };
   // Byte mode with a small high-water mark: each page is larger than it, so pages are read one at a time.

@@ -59,9 +59,10 @@ export async function* pageTimeRecords(
   db: Kysely<DB>,
   experimentId: string,
   pageSize = 1000,
+  includeTests = false,
 ): AsyncGenerator<PageTimeRecord[]> {
   const pages = keysetPages(
-    (after, limit) => pageParticipantBase(db, experimentId, after, limit),
+    (after, limit) => pageParticipantBase(db, experimentId, after, limit, includeTests),
     participantCursor,
     pageSize,
   );
@@ -111,9 +112,10 @@ export async function* eventRecords(
   db: Kysely<DB>,
   experimentId: string,
   pageSize = 5000,
+  includeTests = false,
 ): AsyncGenerator<EventRecord[]> {
   const pages = keysetPages(
-    (after: number | null, limit) => pageEvents(db, experimentId, after, limit),
+    (after: number | null, limit) => pageEvents(db, experimentId, after, limit, includeTests),
     (row) => toNumber(row.seq),
     pageSize,
   );

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { testRunUsers } from './analytics.repository.js';
 
 // Reads only the data package needs: every section view (unfinished ones too) and the journey event log.
 
@@ -80,6 +81,7 @@ export function pageEvents(
   experimentId: string,
   after: number | null,
   limit: number,
+  includeTests = false,
 ): Promise<EventExportRow[]> {
   let query = db
     .selectFrom('journey_events as e')
@@ -88,6 +90,7 @@ export function pageEvents(
     )
     .where('e.experiment_id', '=', experimentId)
     .select(['e.seq', 'e.experiment_id', 'e.user_id', 'a.prolific_pid', 'e.type', 'e.step', 'e.data', 'e.created_at']);
+  if (!includeTests) query = query.where('e.user_id', 'not in', testRunUsers(db, experimentId));
   if (after !== null) query = query.where('e.seq', '>', after);
   return query.orderBy('e.seq').limit(limit).execute();
 }

@@ -49,17 +49,22 @@ function fileSources(
   trx: Kysely<DB>,
   experimentId: string,
   statuses: Map<string, ParticipantStatusName>,
+  includeTests: boolean,
 ): [string, () => AsyncGenerator<string>][] {
   const codebook = codebookEntries(PACKAGE_FILE_COLUMNS);
+  const withTests = includeTests;
   return [
     [
       'participants.csv',
-      () => csvOf(PARTICIPANT_COLUMNS, participantRecords(trx, experimentId, PAGE.participants, statuses)),
+      () => csvOf(PARTICIPANT_COLUMNS, participantRecords(trx, experimentId, PAGE.participants, statuses, withTests)),
     ],
-    ['messages.csv', () => csvOf(MESSAGE_COLUMNS, messageRecords(trx, experimentId, PAGE.threads))],
-    ['surveys.csv', () => csvOf(SURVEY_COLUMNS, surveyRecords(trx, experimentId, PAGE.surveys))],
-    ['page_times.csv', () => csvOf(PAGE_TIME_COLUMNS, pageTimeRecords(trx, experimentId, PAGE.participants))],
-    ['events.csv', () => csvOf(EVENT_COLUMNS, eventRecords(trx, experimentId, PAGE.events))],
+    ['messages.csv', () => csvOf(MESSAGE_COLUMNS, messageRecords(trx, experimentId, PAGE.threads, withTests))],
+    ['surveys.csv', () => csvOf(SURVEY_COLUMNS, surveyRecords(trx, experimentId, PAGE.surveys, withTests))],
+    [
+      'page_times.csv',
+      () => csvOf(PAGE_TIME_COLUMNS, pageTimeRecords(trx, experimentId, PAGE.participants, withTests)),
+    ],
+    ['events.csv', () => csvOf(EVENT_COLUMNS, eventRecords(trx, experimentId, PAGE.events, withTests))],
     [
       'codebook.csv',
       async function* () {
@@ -99,6 +104,7 @@ async function zipFiles(
   trx: Kysely<DB>,
   experimentId: string,
   statuses: Map<string, ParticipantStatusName>,
+  includeTests: boolean,
   descriptor: () => string,
 ): Promise<Buffer> {
   const output: Uint8Array[] = [];
@@ -108,7 +114,7 @@ async function zipFiles(
     else output.push(chunk);
   });
   const modified = new Date();
-  for (const [name, source] of fileSources(trx, experimentId, statuses)) {
+  for (const [name, source] of fileSources(trx, experimentId, statuses, includeTests)) {
     // One file's text at a time is held (the largest, messages.csv, is some 14 MB at 35,000 messages).
     const chunks: Buffer[] = [];
     for await (const text of source()) chunks.push(Buffer.from(text, 'utf8'));
@@ -120,7 +126,12 @@ async function zipFiles(
   return Buffer.concat(output);
 }
 
-export async function exportPackage(deps: AppDeps, experimentId: string): Promise<{ filename: string; body: Buffer }> {
+/** The package of an experiment; test runs (is_test) only with `includeTests` (docs/decisions/0027). */
+export async function exportPackage(
+  deps: AppDeps,
+  experimentId: string,
+  includeTests = false,
+): Promise<{ filename: string; body: Buffer }> {
   const { database } = deps;
   const experiment = await findExperimentById(database.db, experimentId);
   if (!experiment) throw notFound('Experiment not found');
@@ -133,6 +144,7 @@ export async function exportPackage(deps: AppDeps, experimentId: string): Promis
     productVersion: PRODUCT_VERSION,
     studyId: study.id,
     studyContentSha256: createHash('sha256').update(JSON.stringify(study)).digest('hex'),
+    includesTestRuns: includeTests,
   };
   const files = [
     ...Object.entries(PACKAGE_FILE_COLUMNS).map(([path, columns]) => ({
@@ -151,7 +163,9 @@ export async function exportPackage(deps: AppDeps, experimentId: string): Promis
     // read the database outside the snapshot would wait forever for SQLite's one connection, held here.
     const inTrx = { ...deps, database: { ...database, db: trx }, studies: () => Promise.resolve(study) };
     const statuses = await statusByUser(inTrx, experimentId);
-    return zipFiles(trx, experimentId, statuses, () => JSON.stringify(dataPackageDescriptor(meta, files), null, 2));
+    return zipFiles(trx, experimentId, statuses, includeTests, () =>
+      JSON.stringify(dataPackageDescriptor(meta, files), null, 2),
+    );
   });
   const stamp = exportedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return { filename: `experiment-${experimentId}-data-package-${stamp}.zip`, body };

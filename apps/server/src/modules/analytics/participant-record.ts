@@ -68,6 +68,10 @@ export interface ParticipantRecord {
   duplicateProlificPid: boolean | null;
   /** Hidden seconds over visible plus hidden seconds, over the finished server-timed sections; null if none. */
   hiddenTimeShare: number | null;
+  /** A run of "preview as participant" (only exported when test runs are asked for). */
+  isTest: boolean;
+  /** The study version the participant ran under; null: before study versions (the built-in study). */
+  studyVersionId: string | null;
 }
 
 export interface ParticipantFacts {
@@ -184,6 +188,8 @@ export function toParticipantRecord(
     allSectionsMinMet: summary.allMet,
     duplicateProlificPid: base.prolific_pid === null ? null : (facts.duplicatePids?.has(base.prolific_pid) ?? false),
     hiddenTimeShare: summary.hiddenShare,
+    isTest: toBool(base.is_test),
+    studyVersionId: base.study_version_id,
   };
 }
 

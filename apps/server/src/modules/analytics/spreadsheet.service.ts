@@ -45,12 +45,15 @@ export function spreadsheetWorkbook(
   db: Kysely<DB>,
   experimentId: string,
   statuses?: Map<string, ParticipantStatusName>,
+  includeTests = false,
 ): Readable {
   const stream = new PassThrough();
   const sheets = [
-    sheet('participants', PARTICIPANT_COLUMNS, () => participantRecords(db, experimentId, undefined, statuses)),
-    sheet('messages', MESSAGE_COLUMNS, () => messageRecords(db, experimentId)),
-    sheet('surveys', SURVEY_COLUMNS, () => surveyRecords(db, experimentId)),
+    sheet('participants', PARTICIPANT_COLUMNS, () =>
+      participantRecords(db, experimentId, undefined, statuses, includeTests),
+    ),
+    sheet('messages', MESSAGE_COLUMNS, () => messageRecords(db, experimentId, undefined, includeTests)),
+    sheet('surveys', SURVEY_COLUMNS, () => surveyRecords(db, experimentId, undefined, includeTests)),
     sheet('codebook', CODEBOOK_COLUMNS, () => codebookRecords()),
   ];
   writeWorkbook(stream, sheets).catch((error: unknown) => stream.destroy(error as Error));
@@ -61,11 +64,12 @@ export function spreadsheetWorkbook(
 export async function exportSpreadsheet(
   deps: AppDeps,
   experimentId: string,
+  includeTests = false,
 ): Promise<{ filename: string; body: Readable }> {
   if (!(await experimentExists(deps.database.db, experimentId))) throw notFound('Experiment not found');
   const statuses = await statusByUser(deps, experimentId);
   return {
     filename: `experiment-${experimentId}-spreadsheet-safe.xlsx`,
-    body: spreadsheetWorkbook(deps.database.db, experimentId, statuses),
+    body: spreadsheetWorkbook(deps.database.db, experimentId, statuses, includeTests),
   };
 }

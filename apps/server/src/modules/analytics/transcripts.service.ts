@@ -41,9 +41,13 @@ export const TRANSCRIPT_COLUMNS: readonly CsvColumn<TranscriptRecord>[] = [
   { name: 'created_at', type: 'timestamp', meaning: 'When the message was stored', value: (r) => r.createdAt },
 ];
 
-async function* transcriptRecords(db: Kysely<DB>, experimentId: string): AsyncGenerator<TranscriptRecord[]> {
+async function* transcriptRecords(
+  db: Kysely<DB>,
+  experimentId: string,
+  includeTests: boolean,
+): AsyncGenerator<TranscriptRecord[]> {
   const numbers = new Map<string, string>();
-  for await (const page of messageRecords(db, experimentId)) {
+  for await (const page of messageRecords(db, experimentId, undefined, includeTests)) {
     yield page.map((m) => {
       let participant = numbers.get(m.threadId);
       if (participant === undefined) {
@@ -65,9 +69,10 @@ async function* transcriptRecords(db: Kysely<DB>, experimentId: string): AsyncGe
 export async function exportTranscripts(
   database: Database,
   experimentId: string,
+  includeTests = false,
 ): Promise<{ filename: string; body: Readable }> {
   if (!(await experimentExists(database.db, experimentId))) throw notFound('Experiment not found');
-  const body = Readable.from(csvOf(TRANSCRIPT_COLUMNS, transcriptRecords(database.db, experimentId)), {
+  const body = Readable.from(csvOf(TRANSCRIPT_COLUMNS, transcriptRecords(database.db, experimentId, includeTests)), {
     objectMode: false,
     highWaterMark: 64 * 1024,
   });

@@ -48,15 +48,24 @@ const SPREADSHEET: Download = {
 type FileState =
   { status: 'idle' } | { status: 'busy' } | { status: 'done'; name: string } | { status: 'error'; message: string };
 
+/** Test runs ("preview as participant") are left out of every download unless asked for (decision 0027). */
+export function withTestRuns(url: string, include: boolean): string {
+  return include ? `${url}?include_tests=true` : url;
+}
+
 /** Download buttons for the export files (fetched with the token, saved as a Blob). */
 export function ExportsPanel({ experimentId }: { experimentId: string }) {
   const [states, setStates] = useState<Partial<Record<string, FileState>>>({});
+  const [includeTests, setIncludeTests] = useState(false);
   const setState = (file: string, state: FileState) => setStates((s) => ({ ...s, [file]: state }));
 
   async function download({ file, url }: Download) {
     setState(file, { status: 'busy' });
     try {
-      const name = await downloadWithToken(url(experimentId), `experiment-${experimentId.slice(0, 8)}-${file}`);
+      const name = await downloadWithToken(
+        withTestRuns(url(experimentId), includeTests),
+        `experiment-${experimentId.slice(0, 8)}-${file}`,
+      );
       setState(file, { status: 'done', name });
     } catch (error) {
       setState(file, { status: 'error', message: errorText(error) });
@@ -99,6 +108,15 @@ export function ExportsPanel({ experimentId }: { experimentId: string }) {
       <p className="mt-1 text-sm text-slate-600">
         CSV files for analysis (UTF-8, comma separated, one header line, text exactly as stored), ready for R or pandas.
       </p>
+      <label className="mt-3 flex min-h-11 items-center gap-2 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          className="h-5 w-5"
+          checked={includeTests}
+          onChange={(e) => setIncludeTests(e.target.checked)}
+        />
+        Include test runs (preview as participant); they are left out by default and flagged is_test
+      </label>
       <ul className="mt-4 grid gap-3 sm:grid-cols-2">{item(DATA_PACKAGE)}</ul>
       <h3 className="mt-4 text-base font-semibold text-slate-900">Single files</h3>
       <ul className="mt-2 grid gap-3 sm:grid-cols-2">{CSV_DOWNLOADS.map(item)}</ul>
