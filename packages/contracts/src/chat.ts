@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
-import { CHAT_MESSAGE_MAX_LENGTH } from './constants.js';
+import { CHAT_MESSAGE_MAX_LENGTH, PASTE_LENGTH_MAX } from './constants.js';
 import { FreeText } from './text.js';
 import { CHAT_CLOSE_REASONS } from './chat-limits.js';
 
@@ -79,6 +79,16 @@ export type ThreadMessagesReply = z.infer<typeof ThreadMessagesReply>;
 export const ChatStreamEvent = z.union([z.object({ text: z.string() }), z.object({ error: z.string() })]);
 export type ChatStreamEvent = z.infer<typeof ChatStreamEvent>;
 
+/** A paste the chat box blocked: its length only, never the text (docs/decisions/0028). */
+export const PasteBlockedBody = z
+  .object({
+    experimentId: Id,
+    length: z.number().int().min(0).max(PASTE_LENGTH_MAX),
+  })
+  .strict();
+/** `recorded: false` once the participant's logged pastes reached their cap. */
+export const PasteBlockedReply = z.object({ recorded: z.boolean() });
+
 export const chatRoutes = {
   initiate: defineRoute({ method: 'POST', path: '/api/chat/initiate', body: InitiateBody, reply: InitiateReply }),
   /** Event stream. */
@@ -99,5 +109,12 @@ export const chatRoutes = {
     path: '/api/chat/threads/:threadId/messages',
     params: ThreadParams,
     reply: ThreadMessagesReply,
+  }),
+  /** The caller's blocked paste in the chat box (participants at the chat; 409 elsewhere). */
+  pasteBlocked: defineRoute({
+    method: 'POST',
+    path: '/api/chat/paste-blocked',
+    body: PasteBlockedBody,
+    reply: PasteBlockedReply,
   }),
 };

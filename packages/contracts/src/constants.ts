@@ -61,7 +61,13 @@ export const JOURNEY_EVENT_TYPES = [
   'out_of_order',
   /** A repeat survey submission with different answers: the first answers stay, the attempt is logged. */
   'answer_change_refused',
+  /** The chat box blocked a paste (or drop); the data holds the pasted length only, never the text. */
+  'paste_blocked',
 ] as const;
+/** Longest paste length recorded; the browser reports a longer paste as this. */
+export const PASTE_LENGTH_MAX = 1_000_000;
+/** Blocked pastes logged per participant and experiment (later ones are not logged: docs/decisions/0028). */
+export const MAX_LOGGED_PASTES = 50;
 export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
 
 /**

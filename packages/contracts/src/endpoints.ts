@@ -93,6 +93,7 @@ export const endpoints = {
     initialMessage: endpoint<C['initialMessage']>('GET', '/api/chat/threads/:threadId/initial-message'),
     sendMessage: endpoint<C['sendMessage']>('POST', '/api/chat/threads/:threadId/messages'),
     messages: endpoint<C['messages']>('GET', '/api/chat/threads/:threadId/messages'),
+    pasteBlocked: endpoint<C['pasteBlocked']>('POST', '/api/chat/paste-blocked'),
   },
   admin: {
     users: endpoint<D['users']>('GET', '/api/admin/users'),

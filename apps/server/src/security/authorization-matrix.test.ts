@@ -267,6 +267,11 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: [401, 409, 409, 404, 404, 404],
   },
+  'POST /api/chat/paste-blocked': {
+    // The caller's own participation only: A and B are not at the chat (409), the others have none (404).
+    request: (w) => ({ url: '/api/chat/paste-blocked', body: { experimentId: w.experimentId, length: 12 } }),
+    expect: [401, 409, 409, 404, 404, 404],
+  },
   'POST /api/surveys': {
     request: (w) => ({
       url: '/api/surveys',

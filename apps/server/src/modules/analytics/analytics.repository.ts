@@ -214,6 +214,21 @@ export function listUserMessages(db: Kysely<DB>, scope: Scope): Promise<UserMess
   return query.execute();
 }
 
+/** Blocked pastes in the chat box (`paste_blocked` events) per participant in scope; none: no row. */
+export function listPasteAttempts(
+  db: Kysely<DB>,
+  scope: Scope,
+): Promise<{ user_id: string; n: number | string | bigint }[]> {
+  let query = db
+    .selectFrom('journey_events')
+    .where('experiment_id', '=', scope.experimentId)
+    .where('type', '=', 'paste_blocked')
+    .select((eb) => ['user_id', eb.fn.countAll<number | string | bigint>().as('n')])
+    .groupBy('user_id');
+  if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
+  return query.execute();
+}
+
 /** The participants in scope who have a chat thread. */
 export function listChatThreadUsers(db: Kysely<DB>, scope: Scope): Promise<{ user_id: string }[]> {
   let query = db.selectFrom('chat_threads').where('experiment_id', '=', scope.experimentId).select('user_id');

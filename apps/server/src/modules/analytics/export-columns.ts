@@ -5,6 +5,7 @@ import {
   CONDITIONS,
   LIKERT_MAX,
   LIKERT_MIN,
+  MAX_LOGGED_PASTES,
   PARTICIPANT_STATUSES,
   PATHWAYS,
   POLITICAL_LEANINGS,
@@ -311,6 +312,23 @@ export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
     minimum: 0,
     maximum: 1,
     value: (r) => r.hiddenTimeShare,
+  },
+  {
+    name: 'paste_attempts',
+    type: 'integer',
+    meaning: `Pastes (or dropped text) the chat box blocked, as the participant's browser reported them (only the length is recorded, never the text; at most ${MAX_LOGGED_PASTES} are counted); empty if the chat was never reached`,
+    allowed: `0-${MAX_LOGGED_PASTES}`,
+    minimum: 0,
+    maximum: MAX_LOGGED_PASTES,
+    value: (r) => r.pasteAttempts,
+  },
+  {
+    name: 'pasted_in_chat',
+    type: 'boolean',
+    meaning:
+      'Exclusion flag: at least one blocked paste in the chat box (paste_attempts > 0); empty if the chat was never reached',
+    allowed: 'TRUE; FALSE',
+    value: (r) => (r.pasteAttempts === null ? null : r.pasteAttempts > 0),
   },
   {
     name: 'is_test',

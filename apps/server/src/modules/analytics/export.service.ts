@@ -35,6 +35,7 @@ import {
   loadChatActivity,
   loadChatThreads,
   loadExposures,
+  loadPasteAttempts,
   loadSurveyAnswers,
 } from './participant-facts.js';
 import { toParticipantRecord, type ParticipantRecord } from './participant-record.js';
@@ -61,14 +62,15 @@ export async function* participantRecords(
   );
   for await (const page of pages) {
     const scope = { experimentId, userIds: page.map((p) => p.user_id) };
-    const [surveys, chat, threads, usage, exposures] = await Promise.all([
+    const [surveys, chat, threads, usage, exposures, pastes] = await Promise.all([
       loadSurveyAnswers(db, scope),
       loadChatActivity(db, scope),
       loadChatThreads(db, scope),
       loadAssistantUsage(db, scope),
       loadExposures(db, scope),
+      loadPasteAttempts(db, scope),
     ]);
-    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses };
+    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses, pastes };
     yield page.map((base) => toParticipantRecord(experimentId, base, facts));
   }
 }

@@ -187,6 +187,10 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       duplicate_prolific_pid: 'FALSE',
       // Browser-timed sections from before the server timed them carry no visible/hidden seconds.
       hidden_time_share: '',
+      paste_attempts: '0',
+      pasted_in_chat: 'FALSE',
+      is_test: 'FALSE',
+      study_version_id: '',
     });
     expect(rows[1]).toMatchObject({
       user_id: dropout.user.id,

@@ -6,6 +6,7 @@ import {
   listChatThreadUsers,
   listExposures,
   listFinishedSectionViews,
+  listPasteAttempts,
   listSurveyAnswers,
   listUserMessages,
   type Scope,
@@ -37,6 +38,11 @@ export interface SectionExposure {
   /** As the browser reported at the finish (server-timed sections only). */
   visibleSeconds?: number | null;
   hiddenSeconds?: number | null;
+}
+
+/** Blocked pastes in the chat box per participant (absent: none). */
+export async function loadPasteAttempts(db: Kysely<DB>, scope: Scope): Promise<Map<string, number>> {
+  return new Map((await listPasteAttempts(db, scope)).map((r) => [r.user_id, toNumber(r.n)]));
 }
 
 export async function loadSurveyAnswers(

@@ -68,6 +68,8 @@ export interface ParticipantRecord {
   duplicateProlificPid: boolean | null;
   /** Hidden seconds over visible plus hidden seconds, over the finished server-timed sections; null if none. */
   hiddenTimeShare: number | null;
+  /** Blocked pastes in the chat box; null if the chat was never reached. */
+  pasteAttempts: number | null;
   /** A run of "preview as participant" (only exported when test runs are asked for). */
   isTest: boolean;
   /** The study version the participant ran under; null: before study versions (the built-in study). */
@@ -84,6 +86,8 @@ export interface ParticipantFacts {
   statuses?: Map<string, ParticipantStatusName>;
   /** Prolific ids more than one participant carries. */
   duplicatePids?: ReadonlySet<string>;
+  /** Blocked pastes in the chat box by user (absent: none). */
+  pastes?: Map<string, number>;
 }
 
 /** A 1-7 intention answer (the baseline stores "1".."7", the post-survey an integer), else null. */
@@ -188,6 +192,7 @@ export function toParticipantRecord(
     allSectionsMinMet: summary.allMet,
     duplicateProlificPid: base.prolific_pid === null ? null : (facts.duplicatePids?.has(base.prolific_pid) ?? false),
     hiddenTimeShare: summary.hiddenShare,
+    pasteAttempts: reached ? (facts.pastes?.get(base.user_id) ?? 0) : null,
     isTest: toBool(base.is_test),
     studyVersionId: base.study_version_id,
   };

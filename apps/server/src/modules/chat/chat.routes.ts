@@ -12,6 +12,7 @@ import {
   type ChatContext,
 } from './chat.service.js';
 import { openEventStream, type StreamOptions } from './chat.stream.js';
+import { recordBlockedPaste } from './paste.service.js';
 
 /** A reply lease lapses this long after its last renewal: a crashed holder is noticed within it. */
 const REPLY_LEASE_MS = 10_000;
@@ -43,6 +44,10 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     heartbeatMs: HEARTBEAT_MS,
     idleMs: Math.max(120_000, ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs + 30_000),
   };
+
+  route(app, chatRoutes.pasteBlocked, { guards }, (request) =>
+    recordBlockedPaste(ctx.deps, caller(request).userId, request.body),
+  );
 
   route(app, chatRoutes.initiate, { guards }, (request) =>
     initiateChat(chat, caller(request).userId, request.body.experimentId),

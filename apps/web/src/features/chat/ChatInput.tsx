@@ -1,5 +1,13 @@
 import { messageLength } from '@studychat/contracts/web';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+} from 'react';
 
 /** Spec section 9: the input grows with its text up to this height, then scrolls. */
 export const INPUT_MAX_HEIGHT_PX = 150;
@@ -27,7 +35,8 @@ export const PASTE_HINT =
   'Pasting is turned off here. Please type your message in your own words: writing it yourself is part of the study.';
 
 /**
- * The message box: Enter sends, Shift+Enter adds a line, pasting and dropping text are blocked.
+ * The message box: Enter sends, Shift+Enter adds a line, pasting and dropping text are blocked (and reported
+ * with their length only, through `onPasteBlocked`).
  * It stays enabled while a reply streams (disabling it would close a phone's keyboard); only sending waits.
  */
 export function ChatInput({
@@ -38,6 +47,7 @@ export function ChatInput({
   maxChars,
   messagesLeft,
   autoFocus = false,
+  onPasteBlocked,
 }: {
   value: string;
   onChange: (text: string) => void;
@@ -48,6 +58,8 @@ export function ChatInput({
   messagesLeft: number;
   /** Moves focus here on mount (after Start Conversation, whose button has gone). */
   autoFocus?: boolean;
+  /** Called with the length of a blocked paste or drop (never the text). */
+  onPasteBlocked?: (length: number) => void;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
 
@@ -82,9 +94,11 @@ export function ChatInput({
     submit();
   };
 
-  const block = (e: { preventDefault: () => void }) => {
+  const block = (e: ClipboardEvent<HTMLTextAreaElement> | DragEvent<HTMLTextAreaElement>) => {
     e.preventDefault();
     setPasteBlocked(true);
+    const data = 'clipboardData' in e ? e.clipboardData : e.dataTransfer;
+    onPasteBlocked?.(data?.getData('text/plain').length ?? 0);
   };
 
   return (

@@ -179,14 +179,20 @@ describe('ChatPage: the input', () => {
     expect(server.sent()).toHaveLength(0);
   });
 
-  it('blocks pasting and explains why', async () => {
-    newThreadServer();
+  it('blocks pasting, explains why, and reports the pasted length only (never the text)', async () => {
+    const server = newThreadServer({ 'POST /api/chat/paste-blocked': () => json(200, { recorded: true }) });
     const user = userEvent.setup();
     await startChat(user);
     await user.click(input());
     await user.paste('copied text');
     expect(input()).toHaveValue('');
     expect(screen.getByText(PASTE_HINT)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(server.calls.filter((c) => c.url === '/api/chat/paste-blocked')).toEqual([
+        { method: 'POST', url: '/api/chat/paste-blocked', body: { experimentId: EXPERIMENT, length: 11 } },
+      ]),
+    );
+    expect(JSON.stringify(server.calls)).not.toContain('copied text');
   });
 
   it('blocks sending while a reply is streaming, showing the loading bubble until text arrives', async () => {

@@ -10,6 +10,7 @@ import { ChatInput } from './ChatInput';
 import { ChatProgressBar } from './ChatProgressBar';
 import { clearChat } from './chat-storage';
 import { MessageList } from './MessageList';
+import { reportBlockedPaste } from './paste-report';
 import { StartConversation } from './StartConversation';
 import { useChat } from './useChat';
 import { useViewportHeight } from './useViewportHeight';
@@ -95,6 +96,9 @@ export function ChatPage() {
             maxChars={chat.limits.maxMessageChars}
             messagesLeft={chat.limits.messagesLeft}
             autoFocus={startedHere}
+            onPasteBlocked={(length) => {
+              if (experimentId) reportBlockedPaste(experimentId, length);
+            }}
           />
         )}
         <ChatProgressBar progress={chat.progress} canProceed={canProceed} onProceed={proceed} />
