@@ -39,7 +39,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
       await app.audit(request, {
         action: 'export.download',
         target: { type: 'experiment', id: request.params.id },
-        details: { file: request.params.file, includeTests },
+        details: includeTests ? { file: request.params.file, includeTests } : { file: request.params.file },
       });
       return reply
         .type('text/csv; charset=utf-8')
@@ -70,7 +70,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
         await app.audit(request, {
           action: 'export.download',
           target: { type: 'experiment', id: request.params.id },
-          details: { file, includeTests },
+          // The choice is recorded when test runs were included (the default adds nothing).
+          details: includeTests ? { file, includeTests } : { file },
         });
         return reply
           .type(type)
