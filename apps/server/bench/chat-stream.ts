@@ -214,9 +214,6 @@ async function setUpParticipants(
       id: experimentId,
       name: 'Chat bench',
       description: null,
-      code_complete: null,
-      code_exitnoqualms: null,
-      code_exitceiling: null,
       created_at: iso,
       updated_at: iso,
     })

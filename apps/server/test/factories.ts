@@ -52,9 +52,6 @@ export function buildExperiment(overrides: Partial<NewExperimentRow> = {}): NewE
     id: randomUUID(),
     name: 'Factory experiment',
     description: null,
-    code_complete: 'C-COMPLETE',
-    code_exitnoqualms: 'C-NOQUALMS',
-    code_exitceiling: 'C-CEILING',
     created_at: at(0),
     updated_at: at(0),
     ...overrides,
@@ -248,8 +245,15 @@ export async function insertExperimentRow(
 ): Promise<NewExperimentRow> {
   const row = buildExperiment(overrides);
   await db.insertInto('experiments').values(row).execute();
+  await db
+    .insertInto('completion_codes')
+    .values(Object.entries(FACTORY_CODES).map(([pathway, code]) => ({ experiment_id: String(row.id), pathway, code })))
+    .execute();
   return row;
 }
+
+/** The completion codes insertExperimentRow sets, by pathway. */
+export const FACTORY_CODES = { complete: 'C-COMPLETE', confirm: 'C-NOQUALMS', ceiling: 'C-CEILING' } as const;
 
 /** What one participant did in a study: each part is optional, so tests can leave gaps. */
 export interface ParticipantSpec {

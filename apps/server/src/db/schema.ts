@@ -76,13 +76,17 @@ export interface StudyLoginsTable {
   created_at: DbTimestamp;
 }
 
+/** One experiment's completion code for one pathway (docs/decisions/0046); no row: not configured. */
+export interface CompletionCodesTable {
+  experiment_id: string;
+  pathway: string;
+  code: string;
+}
+
 export interface ExperimentsTable {
   id: string;
   name: string;
   description: string | null;
-  code_complete: string | null;
-  code_exitnoqualms: string | null;
-  code_exitceiling: string | null;
   /** The experiment's own chat limits; null: the environment's default applies (chat-limits.ts). */
   chat_max_messages: number | null;
   chat_max_message_chars: number | null;
@@ -271,6 +275,7 @@ export interface DB {
   login_known_addresses: LoginKnownAddressesTable;
   audit_log: AuditLogTable;
   experiments: ExperimentsTable;
+  completion_codes: CompletionCodesTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { ChatLimitOverrides, CodeKey } from '@studychat/contracts';
+import type { ChatLimitOverrides } from '@studychat/contracts';
 import type { DB, ExperimentRow, ExperimentsTable } from '../../db/schema.js';
 import { toNumberOrNull } from '../../db/values.js';
 
@@ -23,18 +23,6 @@ export async function updateExperimentRow(
 ): Promise<boolean> {
   const result = await db.updateTable('experiments').set(changes).where('id', '=', id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** The column that stores each completion code. */
-export const CODE_COLUMN = {
-  complete: 'code_complete',
-  exitnoqualms: 'code_exitnoqualms',
-  exitceiling: 'code_exitceiling',
-} as const satisfies Record<CodeKey, keyof ExperimentsTable>;
-
-/** The configured code for a key, or null when unset. */
-export function codeOf(row: ExperimentRow, key: CodeKey): string | null {
-  return row[CODE_COLUMN[key]];
 }
 
 /** The column of each chat limit an experiment may set (null: the default applies). */

@@ -16,9 +16,13 @@ import { ensureDefaultStudyVersion } from '../studies/studies.service.js';
 import { assertPathwayEarned } from '../journey/journey.service.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
+  findCompletionCode,
+  findCompletionCodes,
+  pathwayOfCodeKey,
+  saveCompletionCodes,
+} from './completion-codes.repository.js';
+import {
   CHAT_LIMIT_COLUMN,
-  CODE_COLUMN,
-  codeOf,
   findChatLimitOverrides,
   findExperimentById,
   insertExperiment,
@@ -36,13 +40,23 @@ function normaliseDescription(description: string | null | undefined): string | 
 }
 
 export async function listExperiments(deps: AppDeps): Promise<Experiment[]> {
-  return (await listExperimentRows(deps.database.db)).map(toExperiment);
+  const { db } = deps.database;
+  const rows = await listExperimentRows(db);
+  const codes = await findCompletionCodes(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toExperiment(row, codes.get(row.id) ?? NO_CODES));
 }
 
+const NO_CODES: CompletionCodes = { complete: null, exitnoqualms: null, exitceiling: null };
+
 export async function getExperiment(deps: AppDeps, id: string): Promise<Experiment> {
-  const row = await findExperimentById(deps.database.db, id);
+  const { db } = deps.database;
+  const row = await findExperimentById(db, id);
   if (!row) throw notFound(EXPERIMENT_NOT_FOUND);
-  return toExperiment(row);
+  const codes = await findCompletionCodes(db, [id]);
+  return toExperiment(row, codes.get(id) ?? NO_CODES);
 }
 
 export async function createExperiment(
@@ -59,9 +73,6 @@ export async function createExperiment(
     id,
     name: input.name.trim(),
     description: normaliseDescription(input.description),
-    code_complete: null,
-    code_exitnoqualms: null,
-    code_exitceiling: null,
     study_version_id: versionId,
     created_at: now,
     updated_at: now,
@@ -87,12 +98,16 @@ export async function updateCompletionCodes(
   id: string,
   codes: Partial<Record<keyof CompletionCodes, string>>,
 ): Promise<{ codes: CompletionCodes }> {
-  const changes: Updateable<ExperimentsTable> = { updated_at: deps.clock().toISOString() };
-  for (const key of CODE_KEYS) {
+  const changes = CODE_KEYS.flatMap((key) => {
     const code = codes[key]?.trim();
-    if (code) changes[CODE_COLUMN[key]] = code;
-  }
-  if (!(await updateExperimentRow(deps.database.db, id, changes))) throw notFound(EXPERIMENT_NOT_FOUND);
+    return code ? [{ pathway: pathwayOfCodeKey(key), code }] : [];
+  });
+  await deps.database.db.transaction().execute(async (trx) => {
+    if (!(await updateExperimentRow(trx, id, { updated_at: deps.clock().toISOString() }))) {
+      throw notFound(EXPERIMENT_NOT_FOUND);
+    }
+    await saveCompletionCodes(trx, id, changes);
+  });
   return { codes: (await getExperiment(deps, id)).completion_codes };
 }
 
@@ -107,11 +122,10 @@ export async function getCompletionCode(
   pathway: Pathway,
 ): Promise<{ code: string; pathway: Pathway; key: (typeof CODE_KEYS)[number] }> {
   const { db } = deps.database;
-  const experiment = await findExperimentById(db, experimentId);
-  if (!experiment) throw notFound(EXPERIMENT_NOT_FOUND);
+  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   if (!requester.isAdmin) await assertPathwayEarned(deps, requester.userId, experimentId, pathway);
   const key = PATHWAY_CODE_KEY[pathway];
-  const code = codeOf(experiment, key);
+  const code = await findCompletionCode(db, experimentId, pathway);
   if (code === null) {
     throw new AppError(
       404,

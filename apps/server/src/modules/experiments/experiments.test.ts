@@ -100,6 +100,34 @@ describe.each(TEST_DIALECTS)('experiment routes on %s', (dialect) => {
     expect(after.completion_codes).toEqual(CODES);
   });
 
+  it('keeps the codes in the completion_codes table, one row per pathway, each experiment its own', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const first = await createExperiment(t(), admin);
+    const second = await createExperiment(t(), admin, false);
+    await send(t(), admin, 'PUT', `/api/experiments/${second.id}/completion-codes`, { codes: { exitceiling: 'S3' } });
+    const rows = await t()
+      .database.db.selectFrom('completion_codes')
+      .select(['pathway', 'code'])
+      .where('experiment_id', '=', second.id)
+      .execute();
+    expect(rows).toEqual([{ pathway: 'ceiling', code: 'S3' }]);
+    const list = expectJson<Experiment[]>(await send(t(), admin, 'GET', '/api/experiments'), 200);
+    expect(list.find((e) => e.id === first.id)?.completion_codes).toEqual(CODES);
+    expect(list.find((e) => e.id === second.id)?.completion_codes).toEqual({
+      complete: null,
+      exitnoqualms: null,
+      exitceiling: 'S3',
+    });
+    // The release reads the table: a code changed there is the code given out.
+    await t()
+      .database.db.updateTable('completion_codes')
+      .set({ code: 'S3-NEW' })
+      .where('experiment_id', '=', second.id)
+      .execute();
+    const url = `/api/experiments/${second.id}/completion-code?pathway=ceiling`;
+    expect(expectJson(await send(t(), admin, 'GET', url), 200)).toMatchObject({ code: 'S3-NEW', key: 'exitceiling' });
+  });
+
   describe('completion code release', () => {
     it('gives admins any configured code and 404 CODE_NOT_CONFIGURED for an unset one', async () => {
       const admin = await createAndLogin(t(), { isAdmin: true });

@@ -1,7 +1,8 @@
-import { PATHWAY_CODE_KEY, type CompletionStatus, type Pathway } from '@studychat/contracts';
+import type { CompletionStatus, Pathway } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
-import { codeOf, findExperimentById } from '../experiments/experiments.repository.js';
+import { findCompletionCode } from '../experiments/completion-codes.repository.js';
+import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { toCompletionStatus } from './assignment.mapper.js';
@@ -19,8 +20,7 @@ export async function recordCompletion(
   experimentId: string,
   pathway: Pathway,
 ): Promise<CompletionStatus> {
-  const experiment = await findExperimentById(deps.database.db, experimentId);
-  if (!experiment) throw notFound(EXPERIMENT_NOT_FOUND);
+  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   const id = await journeyWrite(
     deps,
     { userId, experimentId, write: { kind: 'completion', pathway } },
@@ -28,7 +28,7 @@ export async function recordCompletion(
       repeat: async ({ state }) => state.facts.assignment.id,
       apply: async ({ trx, state, now }) => {
         const iso = now.toISOString();
-        const code = codeOf(experiment, PATHWAY_CODE_KEY[pathway]);
+        const code = await findCompletionCode(trx, experimentId, pathway);
         await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'completed_at', {
           completion_pathway: pathway,
           completion_code: code,

@@ -127,9 +127,6 @@ async function seedExperiment(db: Kysely<DB>): Promise<string> {
       id,
       name: 'Randomisation',
       description: null,
-      code_complete: null,
-      code_exitnoqualms: null,
-      code_exitceiling: null,
       created_at: now,
       updated_at: now,
     })

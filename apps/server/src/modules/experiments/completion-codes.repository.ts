@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import { PATHWAY_CODE_KEY, PATHWAYS, type CodeKey, type CompletionCodes, type Pathway } from '@studychat/contracts';
+import type { DB } from '../../db/schema.js';
+
+// Completion codes, one row per experiment and pathway (docs/decisions/0046). The API names them by the
+// spec's code keys (complete, exitnoqualms, exitceiling); PATHWAY_CODE_KEY maps one to the other.
+
+const NO_CODES: CompletionCodes = { complete: null, exitnoqualms: null, exitceiling: null };
+
+/** The codes of each experiment asked for (all null where none is set), in one query. */
+export async function findCompletionCodes(
+  db: Kysely<DB>,
+  experimentIds: readonly string[],
+): Promise<Map<string, CompletionCodes>> {
+  const byExperiment = new Map(experimentIds.map((id) => [id, { ...NO_CODES }]));
+  if (experimentIds.length === 0) return byExperiment;
+  const rows = await db
+    .selectFrom('completion_codes')
+    .select(['experiment_id', 'pathway', 'code'])
+    .where('experiment_id', 'in', experimentIds)
+    .execute();
+  for (const row of rows) {
+    const codes = byExperiment.get(row.experiment_id);
+    if (codes && isPathway(row.pathway)) codes[PATHWAY_CODE_KEY[row.pathway]] = row.code;
+  }
+  return byExperiment;
+}
+
+/** The code configured for one pathway, or null when unset. */
+export async function findCompletionCode(
+  db: Kysely<DB>,
+  experimentId: string,
+  pathway: Pathway,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('completion_codes')
+    .select('code')
+    .where('experiment_id', '=', experimentId)
+    .where('pathway', '=', pathway)
+    .executeTakeFirst();
+  return row?.code ?? null;
+}
+
+/** Sets (inserts or replaces) the code of each pathway given. */
+export async function saveCompletionCodes(
+  db: Kysely<DB>,
+  experimentId: string,
+  codes: readonly { pathway: Pathway; code: string }[],
+): Promise<void> {
+  for (const { pathway, code } of codes) {
+    await db
+      .insertInto('completion_codes')
+      .values({ experiment_id: experimentId, pathway, code })
+      .onConflict((oc) => oc.columns(['experiment_id', 'pathway']).doUpdateSet({ code }))
+      .execute();
+  }
+}
+
+/** The pathway whose code a key names. */
+export function pathwayOfCodeKey(key: CodeKey): Pathway {
+  const pathway = PATHWAYS.find((p) => PATHWAY_CODE_KEY[p] === key);
+  if (!pathway) throw new Error(`No pathway for code key ${key}`);
+  return pathway;
+}
+
+function isPathway(value: string): value is Pathway {
+  return (PATHWAYS as readonly string[]).includes(value);
+}
