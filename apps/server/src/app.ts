@@ -30,6 +30,7 @@ import { registerMonitorRoutes } from './modules/monitor/monitor.routes.js';
 import { LastSeen } from './modules/monitor/last-seen.js';
 import { registerWithdrawalRoutes } from './modules/withdrawal/withdrawal.routes.js';
 import { registerStudyRoutes } from './modules/studies/studies.routes.js';
+import { registerPreviewRoutes } from './modules/preview/preview.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
 /** What every module's register function receives. */
@@ -94,6 +95,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerAuditRoutes(app, ctx);
   registerMonitorRoutes(app, ctx);
   registerStudyRoutes(app, ctx);
+  registerPreviewRoutes(app, ctx, auth);
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
   if (config.env === 'test' && config.testClock && deps.clockControl) {
     registerTestClockRoutes(app, ctx, deps.clockControl);

@@ -38,6 +38,8 @@ export const ErrorCode = z.enum([
   'STUDY_VERSION_IN_USE',
   /** The experiment already has participants: its study version cannot be changed. */
   'EXPERIMENT_HAS_PARTICIPANTS',
+  /** A "preview as participant" link that is unknown, expired or already used. */
+  'PREVIEW_LINK_INVALID',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -13,6 +13,7 @@ import type { adminRoutes } from './admin.js';
 import type { securityRoutes } from './security.js';
 import type { monitorRoutes } from './monitor.js';
 import type { studyRoutes } from './studies.js';
+import type { previewRoutes } from './preview.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -36,6 +37,7 @@ type Y = typeof securityRoutes;
 type J = typeof journeyRoutes;
 type M = typeof monitorRoutes;
 type V = typeof studyRoutes;
+type W = typeof previewRoutes;
 
 export const endpoints = {
   auth: {
@@ -121,5 +123,9 @@ export const endpoints = {
     clone: endpoint<V['clone']>('POST', '/api/admin/study-versions/:id/clone'),
     pin: endpoint<V['pin']>('PUT', '/api/experiments/:id/study-version'),
     participantView: endpoint<V['participantView']>('GET', '/api/participants/study/:experimentId'),
+  },
+  preview: {
+    create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),
+    redeem: endpoint<W['redeem']>('POST', '/api/preview/redeem'),
   },
 };

@@ -128,6 +128,8 @@ export const DetailedParticipantRow = z.object({
   delta: z.number().int().nullable(),
   /** in_progress, screened_out, completed or stale (the monitor's rule, docs/decisions/0030). */
   status: z.enum(PARTICIPANT_STATUSES),
+  /** A "preview as participant" run: shown marked, never counted in the summary or chart. */
+  is_test: z.boolean(),
 });
 export type DetailedParticipantRow = z.infer<typeof DetailedParticipantRow>;
 

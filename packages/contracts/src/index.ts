@@ -16,6 +16,7 @@ export * from './monitor.js';
 export * from './admin.js';
 export * from './security.js';
 export * from './studies.js';
+export * from './preview.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

@@ -23,4 +23,5 @@ export type * from './monitor.js';
 export type * from './admin.js';
 export type * from './security.js';
 export type * from './studies.js';
+export type * from './preview.js';
 export type { Role } from './auth.js';

@@ -83,6 +83,17 @@ export interface CompletionCodesTable {
   code: string;
 }
 
+/** A one-time "preview as participant" link (docs/decisions/0045): only the token's SHA-256 is stored. */
+export interface PreviewLinksTable {
+  token_hash: string;
+  user_id: string;
+  experiment_id: string;
+  created_by: string | null;
+  created_at: DbTimestamp;
+  expires_at: DbTimestamp;
+  used_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
 export interface ExperimentsTable {
   id: string;
   name: string;
@@ -276,6 +287,7 @@ export interface DB {
   audit_log: AuditLogTable;
   experiments: ExperimentsTable;
   completion_codes: CompletionCodesTable;
+  preview_links: PreviewLinksTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;

@@ -145,6 +145,15 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}/clone`, body: {} }),
     expect: [401, 403, 403, 403, 403, 404],
   },
+  'POST /api/experiments/:id/previews': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/previews`, body: { condition: 'mmr' } }),
+    expect: [401, 403, 403, 403, 403, 201],
+  },
+  'POST /api/preview/redeem': {
+    // The token is the credential: an unknown one is refused for everybody.
+    request: () => ({ url: '/api/preview/redeem', body: { token: 'not-a-preview-token' } }),
+    expect: [401, 401, 401, 401, 401, 401],
+  },
   'PUT /api/experiments/:id/study-version': {
     request: (w) => ({
       url: `/api/experiments/${w.experimentId}/study-version`,

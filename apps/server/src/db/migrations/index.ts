@@ -11,6 +11,7 @@ import * as interventionCompleteOnly from './2026-11-23-9-intervention-complete-
 import * as studyVersions from './2026-11-24-14-study-versions.js';
 import * as withdrawnProlificIds from './2026-11-25-13-withdrawn-prolific-ids.js';
 import * as completionCodes from './2026-11-25-14b-completion-codes.js';
+import * as previewLinks from './2026-11-25-14b-preview-links.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-14-study-versions': studyVersions,
   '2026-11-25-13-withdrawn-prolific-ids': withdrawnProlificIds,
   '2026-11-25-14b-completion-codes': completionCodes,
+  '2026-11-25-14b-preview-links': previewLinks,
 };

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import { getFullSummary, statusByUser } from '../monitor/monitor.service.js';
+import { listTestRunUserIds } from '../participants/test-runs.repository.js';
 import { experimentExists, listParticipantBase } from './analytics.repository.js';
 import { loadChatActivity, loadChatThreads, loadSurveyAnswers } from './participant-facts.js';
 import { toDetailedRow, toParticipantRecord } from './participant-record.js';
@@ -30,10 +31,11 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
   const { database } = deps;
   await requireExperiment(database, experimentId);
   const { db } = database;
-  const [base, surveys, statuses] = await Promise.all([
+  const [base, surveys, statuses, testRuns] = await Promise.all([
     listParticipantBase(db, experimentId),
     loadSurveyAnswers(db, { experimentId }, ['baseline', 'post']),
     statusByUser(deps, experimentId),
+    listTestRunUserIds(db, experimentId),
   ]);
   const rows: DetailedParticipantRow[] = [];
   for (let start = 0; start < base.length; start += CHAT_CHUNK) {
@@ -42,7 +44,8 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
     const [chat, threads] = await Promise.all([loadChatActivity(db, scope), loadChatThreads(db, scope)]);
     for (const row of chunk) {
       const record = toParticipantRecord(experimentId, row, { surveys, chat, threads });
-      rows.push(toDetailedRow(record, statuses.get(row.user_id) ?? 'in_progress'));
+      const detailed = toDetailedRow(record, statuses.get(row.user_id) ?? 'in_progress');
+      rows.push({ ...detailed, is_test: testRuns.has(row.user_id) });
     }
   }
   return rows;

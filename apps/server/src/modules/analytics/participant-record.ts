@@ -201,7 +201,7 @@ export function toParticipantRecord(
 export function toDetailedRow(
   record: ParticipantRecord,
   status: DetailedParticipantRow['status'],
-): DetailedParticipantRow {
+): Omit<DetailedParticipantRow, 'is_test'> {
   return {
     assignment_id: record.assignmentId,
     user_id: record.userId,

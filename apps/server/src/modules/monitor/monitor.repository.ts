@@ -21,6 +21,7 @@ export function listMonitorBase(db: Kysely<DB>, experimentId: string) {
       'a.completion_pathway',
       'a.completed_at',
       'a.created_at',
+      'a.is_test',
     ])
     .orderBy('a.created_at')
     .orderBy('a.id')

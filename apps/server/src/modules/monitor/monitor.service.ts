@@ -64,6 +64,8 @@ const isPathway = (value: string | null): value is Pathway =>
 
 interface Loaded {
   base: MonitorBaseRow;
+  /** A "preview as participant" run (docs/decisions/0045): never counted in the monitor's numbers. */
+  isTest: boolean;
   facts: MonitorFacts;
   chatRounds: number;
 }
@@ -128,6 +130,7 @@ async function loadFacts(database: Database, experimentId: string, study: StudyD
     const lastSeen = Math.max(stepSince, row.last_seen_at ? toMillis(row.last_seen_at) : 0);
     return {
       base: row,
+      isTest: toBool(row.is_test),
       chatRounds: roundsOf.get(row.user_id) ?? 0,
       facts: {
         records,
@@ -171,6 +174,11 @@ interface Classified {
   row: MonitorRow;
 }
 
+/** Real participants only: test runs (previews) are left out of every number and list of the monitor. */
+async function classifyReal(deps: AppDeps, experimentId: string, settings: MonitorSettings): Promise<Classified[]> {
+  return (await classifyAll(deps, experimentId, settings)).filter((i) => !i.loaded.isTest);
+}
+
 async function classifyAll(deps: AppDeps, experimentId: string, settings: MonitorSettings): Promise<Classified[]> {
   const study = await deps.studies(experimentId);
   const now = deps.clock().getTime();
@@ -189,7 +197,7 @@ export async function getMonitor(deps: AppDeps, experimentId: string): Promise<M
   // The position first: anything logged while the rest is read is announced again by the stream.
   const seq = await latestSeq(db, experimentId);
   const [items, loggedInNotJoined] = await Promise.all([
-    classifyAll(deps, experimentId, settings),
+    classifyReal(deps, experimentId, settings),
     countLoggedInNotJoined(db, experimentId),
   ]);
   const now = deps.clock();
@@ -209,10 +217,10 @@ export async function getMonitor(deps: AppDeps, experimentId: string): Promise<M
 /** The summary alone (the participant-summary route): every participant counted once. */
 export async function getFullSummary(deps: AppDeps, experimentId: string): Promise<FullParticipantSummary> {
   const settings = await requireSettings(deps.database, experimentId);
-  return summarise(await classifyAll(deps, experimentId, settings));
+  return summarise(await classifyReal(deps, experimentId, settings));
 }
 
-/** Status per user id (the participants table and participants.csv). */
+/** Status per user id (the participants table and participants.csv), test runs included. */
 export async function statusByUser(deps: AppDeps, experimentId: string): Promise<Map<string, MonitorRow['status']>> {
   const settings = await requireSettings(deps.database, experimentId);
   const items = await classifyAll(deps, experimentId, settings);

@@ -35,6 +35,7 @@ function row(
     post_intent: post,
     delta: pre !== null && post !== null ? post - pre : null,
     status: 'in_progress',
+    is_test: false,
   };
 }
 

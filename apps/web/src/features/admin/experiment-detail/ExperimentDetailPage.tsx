@@ -15,6 +15,7 @@ import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
+import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
 import { useExperiment, useParticipantsDetailed } from './use-experiment-detail';
@@ -76,6 +77,7 @@ export function ExperimentDetailPage() {
           </Card>
           {canEdit() && (
             <>
+              <PreviewPanel experimentId={id} />
               <ChatLimitsCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />

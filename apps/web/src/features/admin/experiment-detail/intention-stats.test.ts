@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { intentionByCondition } from './intention-stats';
 
 let n = 0;
-function row(condition: 'mmr' | 'control' | null, pre: number | null, post: number | null): DetailedParticipantRow {
+function row(
+  condition: 'mmr' | 'control' | null,
+  pre: number | null,
+  post: number | null,
+  isTest = false,
+): DetailedParticipantRow {
   n += 1;
   return {
     assignment_id: `a${n}`,
@@ -16,6 +21,7 @@ function row(condition: 'mmr' | 'control' | null, pre: number | null, post: numb
     post_intent: post,
     delta: pre !== null && post !== null ? post - pre : null,
     status: 'in_progress',
+    is_test: isTest,
   };
 }
 
@@ -33,6 +39,13 @@ describe('intentionByCondition', () => {
       { condition: 'mmr', n: 2, meanPre: 3.5, meanPost: 5.5 },
       { condition: 'control', n: 1, meanPre: 4, meanPost: 4 },
     ]);
+  });
+
+  it('leaves test runs (previews) out', () => {
+    expect(intentionByCondition([row('mmr', 1, 7, true), row('mmr', 3, 5)])).toEqual([
+      { condition: 'mmr', n: 1, meanPre: 3, meanPost: 5 },
+    ]);
+    expect(intentionByCondition([row('control', 1, 7, true)])).toEqual([]);
   });
 
   it('is empty when nobody has both values', () => {

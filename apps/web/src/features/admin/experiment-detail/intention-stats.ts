@@ -8,11 +8,11 @@ export interface ConditionIntention {
   meanPost: number;
 }
 
-/** Mean intention before and after, per condition, over participants with both values. */
+/** Mean intention before and after, per condition, over real participants (no test runs) with both values. */
 export function intentionByCondition(rows: readonly DetailedParticipantRow[]): ConditionIntention[] {
   const sums = new Map<string, { n: number; pre: number; post: number }>();
   for (const row of rows) {
-    if (row.assigned_condition === null || row.pre_intent === null || row.post_intent === null) continue;
+    if (row.is_test || row.assigned_condition === null || row.pre_intent === null || row.post_intent === null) continue;
     const sum = sums.get(row.assigned_condition) ?? { n: 0, pre: 0, post: 0 };
     sum.n += 1;
     sum.pre += row.pre_intent;

@@ -1,4 +1,4 @@
-import { endpoints, type Experiment } from '@studychat/contracts/web';
+import { endpoints, type Condition, type Experiment } from '@studychat/contracts/web';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
@@ -66,6 +66,15 @@ export function useWithdraw(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (prolificId: string) => api(endpoints.experiments.withdraw, { params: { id }, body: { prolificId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: experimentKey(id) }),
+  });
+}
+
+/** "Preview as participant": a test participant in the chosen condition and its one-time link. */
+export function useCreatePreview(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (condition: Condition) => api(endpoints.preview.create, { params: { id }, body: { condition } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: experimentKey(id) }),
   });
 }

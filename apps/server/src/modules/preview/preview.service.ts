@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PREVIEW_LINK_MINUTES, type Condition, type PreviewLink, type RedeemPreviewReply } from '@studychat/contracts';
+import { AppError, notFound } from '../../lib/errors.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { insertSession } from '../auth/session.repository.js';
+import { findExperimentById } from '../experiments/experiments.repository.js';
+import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { logJoined } from '../journey/journey.service.js';
+import { claimProlificId, findAssignment, insertAssignmentOnce } from '../participants/assignments.repository.js';
+import { findUserById, insertUser, setLastLogin } from '../users/user.repository.js';
+import { generatePassword, hashGeneratedPassword } from '../users/password.js';
+import { insertPreviewLink, useLinkOnce } from './preview.repository.js';
+
+// "Preview as participant" (docs/decisions/0045). A preview is a test participant of its own (a login
+// bound to the experiment, never usable with a password) whose assignment is flagged `is_test` and carries
+// the chosen condition from the start: the assignment step then finds it already made, so no allocation
+// slot is claimed and the permuted-block sequence of real participants is untouched.
+
+export const PREVIEW_LINK_INVALID =
+  'This preview link has expired or has already been used. Create a new preview on the experiment page.';
+
+/** Test logins are recognisable at a glance: preview-<id>@preview.invalid (".invalid" can never be a real domain). */
+const PREVIEW_DOMAIN = 'preview.invalid';
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+export async function createPreview(
+  auth: AuthContext,
+  adminId: string,
+  experimentId: string,
+  condition: Condition,
+): Promise<PreviewLink> {
+  const { deps } = auth;
+  const { db } = deps.database;
+  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  const now = deps.clock();
+  const iso = now.toISOString();
+  const userId = deps.newId();
+  const assignmentId = deps.newId();
+  const short = randomBytes(4).toString('hex').toUpperCase();
+  const prolificPid = `PREVIEW-${short}`;
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + PREVIEW_LINK_MINUTES * 60_000).toISOString();
+
+  await db.transaction().execute(async (trx) => {
+    await insertUser(trx, {
+      id: userId,
+      email: `preview-${short.toLowerCase()}-${userId.slice(0, 8)}@${PREVIEW_DOMAIN}`,
+      // A password nobody knows: the test participant signs in through the link only.
+      password_hash: hashGeneratedPassword(generatePassword(), auth.pepper),
+      is_admin: false,
+      role: 'participant',
+      metadata: JSON.stringify({ experimentId, preview: true, createdBy: adminId }),
+      created_at: iso,
+      updated_at: iso,
+      last_login_at: null,
+    });
+    await insertAssignmentOnce(trx, {
+      id: assignmentId,
+      user_id: userId,
+      experiment_id: experimentId,
+      prolific_pid: prolificPid,
+      study_id: null,
+      session_id: null,
+      assigned_condition: condition,
+      stratum: null,
+      condition_assigned_at: iso,
+      consent_given: false,
+      consent_timestamp: null,
+      intervention_completed_timestamp: null,
+      completion_pathway: null,
+      completion_code: null,
+      completed_at: null,
+      is_test: true,
+      created_at: iso,
+      updated_at: iso,
+    });
+    await claimProlificId(trx, { experimentId, prolificPid, assignmentId, userId, now: iso });
+    await logJoined(trx, { userId, experimentId, assignmentId, now });
+    await insertPreviewLink(trx, {
+      token_hash: hashToken(token),
+      user_id: userId,
+      experiment_id: experimentId,
+      created_by: adminId,
+      created_at: iso,
+      expires_at: expiresAt,
+    });
+  });
+  return {
+    assignment_id: assignmentId,
+    user_id: userId,
+    condition,
+    prolific_pid: prolificPid,
+    path: `/preview#${token}`,
+    expires_at: expiresAt,
+  };
+}
+
+/** Signs the link's test participant in, once: a new participant session, as a login would make. */
+export async function redeemPreview(auth: AuthContext, token: string): Promise<RedeemPreviewReply> {
+  const { deps } = auth;
+  const { db } = deps.database;
+  const now = deps.clock();
+  const iso = now.toISOString();
+  const link = await useLinkOnce(db, hashToken(token), iso);
+  const user = link ? await findUserById(db, link.user_id) : undefined;
+  if (!link || !user) throw new AppError(401, 'PREVIEW_LINK_INVALID', PREVIEW_LINK_INVALID);
+  const sessionId = deps.newId();
+  await insertSession(db, {
+    id: sessionId,
+    user_id: user.id,
+    created_at: iso,
+    expires_at: new Date(now.getTime() + auth.tokenTtlSeconds * 1000).toISOString(),
+  });
+  await setLastLogin(db, user.id, iso);
+  const signed = await auth.signer.sign(
+    { userId: user.id, email: user.email, isAdmin: false, role: 'participant' },
+    sessionId,
+    now,
+    auth.tokenTtlSeconds,
+  );
+  const assignment = await findAssignment(db, user.id, link.experiment_id);
+  return {
+    token: signed,
+    user: { id: user.id, email: user.email },
+    experiment_id: link.experiment_id,
+    prolific_pid: assignment?.prolific_pid ?? '',
+  };
+}

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import type { DetailedParticipantRow, MonitorReply, PreviewLink, RedeemPreviewReply } from '@studychat/contracts';
+import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
+import { createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
+
+// "Preview as participant" (docs/decisions/0045): admins only, the chosen condition without the
+// randomisation, flagged as a test run, a one-time link that expires, and no trace in the real numbers.
+
+type ErrorBody = { error: string; code: string };
+
+describe.each(TEST_DIALECTS)('preview as participant on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  async function preview(admin: TestUser, experimentId: string, condition: 'mmr' | 'control'): Promise<PreviewLink> {
+    return expectJson<PreviewLink>(
+      await send(t(), admin, 'POST', `/api/experiments/${experimentId}/previews`, { condition }),
+      201,
+    );
+  }
+
+  async function redeem(link: PreviewLink) {
+    return send(t(), undefined, 'POST', '/api/preview/redeem', { token: link.path.replace('/preview#', '') });
+  }
+
+  async function signIn(link: PreviewLink): Promise<TestUser> {
+    const reply = expectJson<RedeemPreviewReply>(await redeem(link), 200);
+    return {
+      id: reply.user.id,
+      email: reply.user.email,
+      password: '',
+      token: reply.token,
+      headers: { authorization: `Bearer ${reply.token}` },
+    };
+  }
+
+  /** Walks a signed-in participant from consent to the assignment step. */
+  async function walkToAssignment(app: TestApp, user: TestUser, experimentId: string) {
+    const survey = (surveyType: string, responses: Record<string, unknown>) =>
+      send(app, user, 'POST', '/api/surveys', surveyBody(user.id, experimentId, surveyType, responses));
+    expectJson(await send(app, user, 'POST', '/api/participants/consent', { experimentId }), 200);
+    for (const res of [
+      await survey('entry', { choice: 'questions' }),
+      await survey('baseline', { vaccination_intention: '4' }),
+      await survey('pre', { age: '25-34', sex: 'female', political_leaning: 'moderate' }),
+    ]) {
+      expect(res.statusCode).toBeLessThan(300);
+    }
+    return expectJson<{ assigned_condition: string; is_test?: boolean }>(
+      await send(app, user, 'POST', '/api/participants/assign-condition', { experimentId }),
+      200,
+    );
+  }
+
+  it('creates a flagged test participant in the chosen condition, audited, with a link that signs in once', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const link = await preview(admin, id, 'control');
+    expect(link).toMatchObject({ condition: 'control', expires_at: '2026-11-20T10:30:00.000Z' });
+    expect(link.prolific_pid).toMatch(/^PREVIEW-[0-9A-F]{8}$/);
+    expect(link.path).toMatch(/^\/preview#[A-Za-z0-9_-]{43}$/);
+
+    const { db } = t().database;
+    const row = await db.selectFrom('assignments').selectAll().where('id', '=', link.assignment_id).executeTakeFirst();
+    expect(row).toMatchObject({ user_id: link.user_id, experiment_id: id, assigned_condition: 'control' });
+    expect(Boolean(row?.is_test)).toBe(true);
+    // Only the token's hash is stored.
+    const stored = await db.selectFrom('preview_links').selectAll().execute();
+    expect(stored).toHaveLength(1);
+    expect(link.path).not.toContain(stored[0]?.token_hash);
+    const audit = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'experiment.preview.create')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_id: admin.id, target_type: 'experiment', target_id: id });
+    expect(JSON.parse(String(audit[0]?.details))).toMatchObject({ condition: 'control', test_user_id: link.user_id });
+
+    const user = await signIn(link);
+    expect(user.id).toBe(link.user_id);
+    const journey = expectJson<{ step: string }>(await send(t(), user, 'GET', `/api/participants/journey/${id}`), 200);
+    expect(journey.step).toBe('consent');
+    // The forced condition is kept at the assignment step.
+    expect((await walkToAssignment(t(), user, id)).assigned_condition).toBe('control');
+
+    // Single use.
+    expect(expectJson<ErrorBody>(await redeem(link), 401)).toEqual({
+      error: 'This preview link has expired or has already been used. Create a new preview on the experiment page.',
+      code: 'PREVIEW_LINK_INVALID',
+    });
+  });
+
+  it('refuses an expired link, an unknown token, and a password login as the test participant', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const link = await preview(admin, id, 'mmr');
+    t().clock.advance(30 * 60_000);
+    expect(expectJson<ErrorBody>(await redeem(link), 401).code).toBe('PREVIEW_LINK_INVALID');
+    const unknown = await send(t(), undefined, 'POST', '/api/preview/redeem', { token: 'x'.repeat(43) });
+    expect(expectJson<ErrorBody>(unknown, 401).code).toBe('PREVIEW_LINK_INVALID');
+    expect((await send(t(), undefined, 'POST', '/api/preview/redeem', {})).statusCode).toBe(400);
+    const email = (
+      await t().database.db.selectFrom('users').select('email').where('id', '=', link.user_id).executeTakeFirstOrThrow()
+    ).email;
+    expect(email).toMatch(/@preview\.invalid$/);
+    const login = await send(t(), undefined, 'POST', '/api/auth/login', { email, password: '' });
+    expect(login.statusCode).toBeGreaterThanOrEqual(400);
+  });
+
+  it('lets only admins create previews: 401 anonymous, 403 participant, analyst and a preview participant; 404 unknown experiment', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const participant = await participantAt(t(), id, 'consented');
+    const analystAccount = await createAndLogin(t());
+    const analyst = await newSession(t(), analystAccount, 'analyst');
+    const previewUser = await signIn(await preview(admin, id, 'mmr'));
+    const url = `/api/experiments/${id}/previews`;
+    expect(expectJson<ErrorBody>(await send(t(), undefined, 'POST', url, { condition: 'mmr' }), 401).code).toBe(
+      'UNAUTHENTICATED',
+    );
+    for (const caller of [participant, analyst, previewUser]) {
+      expect(expectJson<ErrorBody>(await send(t(), caller, 'POST', url, { condition: 'mmr' }), 403).code).toBe(
+        'FORBIDDEN',
+      );
+    }
+    expect(expectJson<ErrorBody>(await send(t(), admin, 'POST', url, { condition: 'other' }), 400).code).toBe(
+      'VALIDATION_FAILED',
+    );
+    const missing = '/api/experiments/00000000-0000-4000-8000-000000000000/previews';
+    expect(expectJson<ErrorBody>(await send(t(), admin, 'POST', missing, { condition: 'mmr' }), 404).code).toBe(
+      'NOT_FOUND',
+    );
+    const previews = await t()
+      .database.db.selectFrom('assignments')
+      .select('id')
+      .where('experiment_id', '=', id)
+      .where('is_test', '=', true)
+      .execute();
+    expect(previews).toHaveLength(1);
+  });
+
+  it('leaves the randomisation of real participants untouched: previews claim no allocation slot', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    for (const condition of ['mmr', 'mmr', 'control'] as const) {
+      const user = await signIn(await preview(admin, id, condition));
+      await walkToAssignment(t(), user, id);
+    }
+    const { db } = t().database;
+    expect(await db.selectFrom('allocation_slots').selectAll().where('experiment_id', '=', id).execute()).toEqual([]);
+    const real = [];
+    for (let i = 0; i < 4; i++) real.push(await participantAt(t(), id, 'assigned'));
+    const slots = await db
+      .selectFrom('allocation_slots')
+      .select(['block_index', 'seq', 'assignment_id'])
+      .where('experiment_id', '=', id)
+      .where('assignment_id', 'is not', null)
+      .orderBy('block_index')
+      .orderBy('seq')
+      .execute();
+    // The real participants took the first slots of the stratum's first block, in order, as without previews.
+    expect(slots.map((s) => [s.block_index, s.seq])).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [0, 4],
+    ]);
+    const realAssignments = await db
+      .selectFrom('assignments')
+      .select('id')
+      .where('experiment_id', '=', id)
+      .where('is_test', '=', false)
+      .orderBy('created_at')
+      .execute();
+    expect(slots.map((s) => s.assignment_id).sort()).toEqual(realAssignments.map((a) => a.id).sort());
+  });
+
+  it('leaves test runs out of the monitor and the summary; the participants table marks them', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const user = await signIn(await preview(admin, id, 'mmr'));
+    await walkToAssignment(t(), user, id);
+    const real = await participantAt(t(), id, 'assigned');
+
+    const monitor = expectJson<MonitorReply>(await send(t(), admin, 'GET', `/api/experiments/${id}/monitor`), 200);
+    expect(monitor.participants.map((p) => p.user_id)).toEqual([real.id]);
+    expect(monitor.summary.total).toBe(1);
+    expect(monitor.funnel[0]?.count ?? monitor.funnel).toBeDefined();
+    expect(JSON.stringify(monitor.srm)).not.toContain(user.id);
+    const summary = expectJson<{ total: number; conditions: Record<string, number> }>(
+      await send(t(), admin, 'GET', `/api/experiments/${id}/participant-summary`),
+      200,
+    );
+    expect(summary.total).toBe(1);
+    expect(Object.values(summary.conditions).reduce((a, b) => a + b, 0)).toBe(1);
+
+    const rows = expectJson<DetailedParticipantRow[]>(
+      await send(t(), admin, 'GET', `/api/experiments/${id}/participants-detailed`),
+      200,
+    );
+    expect(rows.map((r) => [r.user_id, r.is_test]).sort()).toEqual(
+      [
+        [real.id, false],
+        [user.id, true],
+      ].sort(),
+    );
+  });
+});
