@@ -9,6 +9,7 @@ import {
   journeyRoutes,
   monitorRoutes,
   participantRoutes,
+  previewRoutes,
   securityRoutes,
   studyRoutes,
   surveyRoutes,
@@ -26,6 +27,7 @@ const routeGroups = {
   admin: adminRoutes,
   security: securityRoutes,
   studies: studyRoutes,
+  preview: previewRoutes,
 } as const;
 
 describe('endpoints', () => {
