@@ -121,6 +121,34 @@ describe('Anthropic adapter', () => {
     expect(s.fake.requests[2]).toMatchObject({ max_tokens: 1324, thinking: { type: 'enabled', budget_tokens: 1024 } });
   });
 
+  it("takes a study condition's model, thinking budget and temperature (temperature only without thinking)", async () => {
+    const s = await setup([ok, ok, ok]);
+    const model = createAnthropicModel({
+      apiKey: 'test-key',
+      baseUrl: s.fake.url,
+      model: 'claude-sonnet-4-5',
+      maxTokens: 500,
+      thinkingBudget: 1024,
+      timeoutMs: 5000,
+      retry: instantRetryPolicy().policy,
+    });
+    await model.streamReply(
+      { ...request, model: 'claude-haiku-4-5', thinkingBudget: 2048, temperature: 0.2 },
+      () => {},
+    );
+    expect(s.fake.requests[0]).toMatchObject({
+      model: 'claude-haiku-4-5',
+      max_tokens: 2548,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+    });
+    expect(s.fake.requests[0]).not.toHaveProperty('temperature');
+    await model.streamReply({ ...request, thinkingBudget: 0, temperature: 0.2, maxTokens: 200 }, () => {});
+    expect(s.fake.requests[1]).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 200, temperature: 0.2 });
+    expect(s.fake.requests[1]).not.toHaveProperty('thinking');
+    await model.streamReply({ ...request, model: 'claude-sonnet-5-5' }, () => {});
+    expect(s.fake.requests[2]).toMatchObject({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive' } });
+  });
+
   it('uses adaptive thinking, with readable summaries, on models that no longer take a budget', async () => {
     const s = await setup([ok], { model: 'claude-sonnet-5-5' });
     await s.run();

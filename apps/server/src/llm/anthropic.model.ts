@@ -41,24 +41,28 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     maxRetries: 0,
     timeout: options.timeoutMs,
   });
-  const budget = Math.max(MIN_THINKING_BUDGET, options.thinkingBudget);
   // Summarised thinking comes back as readable text for the log; some models omit it by default.
-  const thinking: Anthropic.ThinkingConfigParam = usesAdaptiveThinking(options.model)
-    ? { type: 'adaptive', display: 'summarized' }
-    : { type: 'enabled', budget_tokens: budget };
+  const thinkingFor = (model: string, budget: number): Anthropic.ThinkingConfigParam =>
+    usesAdaptiveThinking(model)
+      ? { type: 'adaptive', display: 'summarized' }
+      : { type: 'enabled', budget_tokens: budget };
 
   return createStreamingModel(
     { provider: 'anthropic', model: options.model, timeoutMs: options.timeoutMs, retry: options.retry },
     async (request, ctx) => {
+      const model = request.model ?? options.model;
       const replyTokens = request.maxTokens ?? options.maxTokens;
-      const think = request.thinking !== false;
+      const asked = request.thinkingBudget ?? options.thinkingBudget;
+      const budget = Math.max(MIN_THINKING_BUDGET, asked);
+      const think = request.thinking !== false && asked > 0;
       const stream = await client.messages.create(
         {
-          model: options.model,
+          model,
           max_tokens: think ? budget + replyTokens : replyTokens,
           system: request.system,
           messages: openingTurns(request.history),
-          ...(think ? { thinking } : {}),
+          ...(think ? { thinking: thinkingFor(model, budget) } : {}),
+          ...(!think && request.temperature !== undefined ? { temperature: request.temperature } : {}),
           stream: true,
         },
         { signal: ctx.signal },
@@ -121,7 +125,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       syncThinking();
       if (!stopped)
         throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
-      return finish(partial, options.model);
+      return finish(partial, model);
     },
   );
 }

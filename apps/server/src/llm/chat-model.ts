@@ -18,6 +18,12 @@ export interface ChatRequest {
   maxTokens?: number;
   /** False asks for no extended thinking (the model check's tiny request). */
   thinking?: boolean;
+  /** The study condition's model; the adapter's configured model when absent. */
+  model?: string;
+  /** The study condition's temperature; the provider's default when absent (never sent with thinking). */
+  temperature?: number;
+  /** The study condition's thinking budget (0: no thinking); the adapter's configured budget when absent. */
+  thinkingBudget?: number;
 }
 
 /** One entry of the thinking log, stored as JSON text in this exact shape. */

@@ -90,6 +90,18 @@ describe('OpenAI-compatible adapter', () => {
     expect(s.fake.requests[0]).toMatchObject({ max_tokens: 42 });
   });
 
+  it("takes a study condition's model and temperature over its own, and sends no temperature unless asked", async () => {
+    const s = await setup([
+      { kind: 'stream', text: ['Fine.'] },
+      { kind: 'stream', text: ['Fine.'] },
+    ]);
+    await s.model.streamReply({ ...request, model: 'llama-3.1-8b', temperature: 0.3 }, () => undefined);
+    expect(s.fake.requests[0]).toMatchObject({ model: 'llama-3.1-8b', temperature: 0.3 });
+    await s.model.streamReply(request, () => undefined);
+    expect(s.fake.requests[1]).toMatchObject({ model: 'gpt-4o-mini' });
+    expect(s.fake.requests[1]).not.toHaveProperty('temperature');
+  });
+
   it('does not retry an exhausted quota (429 insufficient_quota)', async () => {
     const s = await setup([
       { kind: 'status', status: 429, code: 'insufficient_quota', message: 'You exceeded your current quota' },

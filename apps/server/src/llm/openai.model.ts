@@ -30,7 +30,8 @@ export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
     async (request, ctx) => {
       const stream = await client.chat.completions.create(
         {
-          model: options.model,
+          model: request.model ?? options.model,
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
           // OpenAI's newer models accept only max_completion_tokens; local servers know max_tokens.
           ...(options.baseUrl
             ? { max_tokens: request.maxTokens ?? options.maxTokens }
@@ -64,7 +65,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
         throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
       }
       return {
-        model: partial.model ?? options.model,
+        model: partial.model ?? request.model ?? options.model,
         inputTokens: partial.inputTokens ?? null,
         outputTokens: partial.outputTokens ?? null,
         stopReason: partial.stopReason ?? null,

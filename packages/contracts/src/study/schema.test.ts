@@ -39,4 +39,22 @@ describe('StudyDefinitionSchema', () => {
     const paths = result.ok ? [] : result.issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(['conditions.mmr.sections', 'chat.fallbackGreetings.control']));
   });
+
+  it("checks each condition's chat model settings, which are optional (older versions have none)", () => {
+    const good = clone();
+    good.chat.conditions.control.settings = {
+      model: 'claude-haiku-4-5',
+      temperature: 0.4,
+      replyTokens: 400,
+      thinkingBudget: 0,
+    };
+    expect(validateStudyDefinition(good).ok).toBe(true);
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.chat.conditions.mmr.settings = { model: 'two words', temperature: 3, replyTokens: 10.5, thinkingBudget: 500 };
+    const result = validateStudyDefinition(bad);
+    const paths = result.ok ? [] : result.issues.map((i) => i.path);
+    expect(paths).toEqual(
+      ['model', 'temperature', 'replyTokens', 'thinkingBudget'].map((key) => `chat.conditions.mmr.settings.${key}`),
+    );
+  });
 });

@@ -53,12 +53,31 @@ const ConditionContentSchema = z
     });
   });
 
+const ChatModelSettingsSchema = z
+  .object({
+    model: LineText.regex(
+      /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/,
+      'must be a model name such as claude-sonnet-4-5',
+    ).optional(),
+    temperature: z.number().min(0, 'must be 0 to 2').max(2, 'must be 0 to 2').optional(),
+    replyTokens: z.number().int('must be a whole number').min(16).max(64_000).optional(),
+    thinkingBudget: z
+      .number()
+      .int('must be a whole number')
+      .min(0)
+      .max(64_000)
+      .refine((n) => n === 0 || n >= 1024, 'must be 0 (no thinking) or at least 1024')
+      .optional(),
+  })
+  .strict();
+
 const ConditionChatSchema = z
   .object({
     systemPrompt: Text(20_000),
     scripted: z
       .object({ opening: Text(5_000), replies: z.array(Text(5_000)).min(1).max(50), closing: Text(5_000) })
       .strict(),
+    settings: ChatModelSettingsSchema.optional(),
   })
   .strict();
 

@@ -23,11 +23,29 @@ export interface ConditionContent {
   sections: StaticSection[];
 }
 
+/**
+ * The chat model's settings for one condition; each one absent is the deployment's (LLM_MODEL,
+ * LLM_MAX_TOKENS, LLM_THINKING_BUDGET; the provider's temperature). Stored versions from before these
+ * settings have none (docs/decisions/0032).
+ */
+export interface ChatModelSettings {
+  /** The provider's model name, e.g. 'claude-sonnet-4-5'. */
+  model?: string;
+  /** 0-2; sent only with thinking off (Anthropic accepts no temperature with extended thinking). */
+  temperature?: number;
+  /** Tokens of the visible reply; the experiment's reply-token limit still caps it. */
+  replyTokens?: number;
+  /** Extended-thinking tokens (Anthropic); 0 turns thinking off. */
+  thinkingBudget?: number;
+}
+
 export interface ConditionChat {
   /** System prompt for the chat model in this condition. */
   systemPrompt: string;
   /** What the scripted offline model says: an opening, replies drawn from the study content, a closing. */
   scripted: { opening: string; replies: string[]; closing: string };
+  /** The chat model's settings in this condition (server only: not in the participant view). */
+  settings?: ChatModelSettings;
 }
 
 /**

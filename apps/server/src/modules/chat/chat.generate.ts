@@ -2,6 +2,7 @@ import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
+import { modelSettings } from '../../llm/model-settings.js';
 import { costUsd } from '../../llm/pricing.js';
 import { reachedLimit } from './chat-limits.js';
 import { toCondition } from './chat.mapper.js';
@@ -83,18 +84,20 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   };
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
+  let askedModel: string | undefined;
   try {
     if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
     // The prompt and scripted texts of the study version the experiment runs.
     const chat = (await ctx.deps.studies(thread.experiment_id)).chat.conditions[condition];
     const system = chat.systemPrompt;
+    askedModel = chat.settings?.model;
     info = await ctx.deps.llm.streamReply(
       {
         system,
         script: chat.scripted,
         history: fitHistory(system, alternateTurns(g.history), limits.historyTokens),
         condition,
-        maxTokens: limits.replyTokens,
+        ...modelSettings(chat.settings, limits.replyTokens),
       },
       (delta) => {
         firstTokenMs ??= Math.round(performance.now() - started);
@@ -112,7 +115,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   try {
     await saves;
     const empty = failure === null && text.trim() === '';
-    const model = info.model ?? ctx.deps.llm.model;
+    const model = info.model ?? askedModel ?? ctx.deps.llm.model;
     const inputTokens = info.inputTokens ?? null;
     const outputTokens = info.outputTokens ?? null;
     const cost = costUsd(model, inputTokens, outputTokens, ctx.prices);

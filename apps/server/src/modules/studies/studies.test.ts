@@ -3,6 +3,7 @@ import { studyDefinition, type ParticipantStudy, type StudyDefinition, type Stud
 import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
+import { SwitchableModel } from '../../../test/chat.js';
 import { DEFAULT_STUDY_VERSION_ID } from './study-source.js';
 
 type ErrorBody = { error: string; code: string; issues?: { path: string; message: string }[] };
@@ -29,6 +30,12 @@ export function secondStudy(): StudyDefinition {
   };
   study.chat.conditions.mmr.systemPrompt = 'SECRET SLEEP PROMPT: you talk about sleep.';
   study.chat.conditions.mmr.scripted.opening = 'Hello! Ask me anything about your child’s sleep.';
+  study.chat.conditions.mmr.settings = {
+    model: 'claude-haiku-4-5',
+    temperature: 0.3,
+    replyTokens: 300,
+    thinkingBudget: 0,
+  };
   study.chat.conditions.control.systemPrompt = 'SECRET TEETH PROMPT: you talk about teeth.';
   return study;
 }
@@ -41,7 +48,8 @@ async function createVersion(t: TestApp, admin: TestUser, definition: unknown, l
 }
 
 describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
-  const t = useTestApp(dialect);
+  const model = new SwitchableModel();
+  const t = useTestApp(dialect, { deps: { llm: model } });
 
   it('seeds the built-in study as the default version and pins it to new experiments', async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
@@ -105,6 +113,7 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
     expect(view.baseline.question).toContain('regular bedtime');
     expect(view.conditions.mmr.sections.map((s) => s.minSeconds)).toEqual([5, 10, 15]);
 
+    model.reset();
     const user = await participantAt(t(), experiment.id, 'chatted');
     const db = t().database.db;
     const assignment = await db
@@ -132,6 +141,36 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
       .execute();
     expect(messages.length).toBeGreaterThan(2);
     expect(messages.every((m) => m.study_version_id === version.id)).toBe(true);
+    // The condition's chat model settings reach the model (the mmr condition sets them, control does not).
+    const seen = new Set<string>();
+    for (let i = 0; i < 10 && seen.size < 2; i += 1) {
+      const condition = i === 0 ? assignment.assigned_condition : null;
+      if (i > 0) model.reset();
+      const other = i === 0 ? user : await participantAt(t(), experiment.id, 'chatted');
+      const row = await db
+        .selectFrom('assignments')
+        .select('assigned_condition')
+        .where('user_id', '=', other.id)
+        .executeTakeFirstOrThrow();
+      const assigned = condition ?? row.assigned_condition;
+      expect(model.calls.length).toBeGreaterThan(1);
+      for (const call of model.calls) {
+        if (assigned === 'mmr') {
+          expect(call).toMatchObject({
+            model: 'claude-haiku-4-5',
+            temperature: 0.3,
+            maxTokens: 300,
+            thinkingBudget: 0,
+          });
+        } else {
+          expect(call).not.toHaveProperty('model');
+          expect(call).not.toHaveProperty('temperature');
+          expect(call.maxTokens).toBe(1024);
+        }
+      }
+      seen.add(String(assigned));
+    }
+    expect(seen).toEqual(new Set(['mmr', 'control']));
     if (assignment.assigned_condition === 'mmr') {
       expect(messages[0]?.content).toBe('Hello! Ask me anything about your child’s sleep.');
     }
@@ -196,7 +235,7 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
         expect(reply.body).not.toContain(JSON.stringify(chat.systemPrompt).slice(1, 60));
         for (const text of chat.scripted.replies) expect(reply.body).not.toContain(JSON.stringify(text).slice(1, 60));
       }
-      expect(reply.body).not.toMatch(/systemPrompt|scripted|SECRET/);
+      expect(reply.body).not.toMatch(/systemPrompt|scripted|SECRET|settings|claude-haiku|temperature/);
       expect(reply.body).toContain(JSON.stringify(definition.chat.fallbackGreetings.mmr).slice(1, 40));
     }
   });
