@@ -85,9 +85,13 @@ export function participantCursor(row: ParticipantBaseRow): ParticipantCursor {
   return { createdAt: row.created_at, assignmentId: row.assignment_id };
 }
 
-/** Every participant (assignment) of an experiment with their account, in enrolment order. */
-export function listParticipantBase(db: Kysely<DB>, experimentId: string): Promise<ParticipantBaseRow[]> {
-  return participantBaseQuery(db, experimentId).orderBy('a.created_at').orderBy('a.id').execute();
+/** Every participant (assignment) of an experiment with their account, in enrolment order; test runs only if asked. */
+export function listParticipantBase(
+  db: Kysely<DB>,
+  experimentId: string,
+  includeTests = false,
+): Promise<ParticipantBaseRow[]> {
+  return participantBaseQuery(db, experimentId, includeTests).orderBy('a.created_at').orderBy('a.id').execute();
 }
 
 /** One page of `listParticipantBase`, after the given cursor. */

@@ -1,9 +1,9 @@
 import type { DetailedParticipantRow, FullParticipantSummary } from '@studychat/contracts';
 import type { Database } from '../../db/database.js';
+import { toBool } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import { getFullSummary, statusByUser } from '../monitor/monitor.service.js';
-import { listTestRunUserIds } from '../participants/test-runs.repository.js';
 import { experimentExists, listParticipantBase } from './analytics.repository.js';
 import { loadChatActivity, loadChatThreads, loadSurveyAnswers } from './participant-facts.js';
 import { toDetailedRow, toParticipantRecord } from './participant-record.js';
@@ -31,11 +31,11 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
   const { database } = deps;
   await requireExperiment(database, experimentId);
   const { db } = database;
-  const [base, surveys, statuses, testRuns] = await Promise.all([
-    listParticipantBase(db, experimentId),
+  // Test runs are listed too, marked (docs/decisions/0045); the summary and the chart leave them out.
+  const [base, surveys, statuses] = await Promise.all([
+    listParticipantBase(db, experimentId, true),
     loadSurveyAnswers(db, { experimentId }, ['baseline', 'post']),
     statusByUser(deps, experimentId),
-    listTestRunUserIds(db, experimentId),
   ]);
   const rows: DetailedParticipantRow[] = [];
   for (let start = 0; start < base.length; start += CHAT_CHUNK) {
@@ -45,7 +45,7 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
     for (const row of chunk) {
       const record = toParticipantRecord(experimentId, row, { surveys, chat, threads });
       const detailed = toDetailedRow(record, statuses.get(row.user_id) ?? 'in_progress');
-      rows.push({ ...detailed, is_test: testRuns.has(row.user_id) });
+      rows.push({ ...detailed, is_test: toBool(row.is_test) });
     }
   }
   return rows;
