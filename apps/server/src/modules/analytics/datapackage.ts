@@ -45,6 +45,8 @@ export interface PackageMeta {
   studyContentSha256: string;
   /** Whether test runs ("preview as participant", is_test) are in the files (`?include_tests=true`). */
   includesTestRuns: boolean;
+  /** The study versions in the files (participants.csv's study_version_id) and the pinned one. */
+  studyVersions: { id: string; label: string; studyId: string; contentSha256: string; pinned: boolean }[];
 }
 
 /** The descriptor: one tabular resource per CSV file, every field typed, only the empty field missing. */
@@ -65,6 +67,13 @@ export function dataPackageDescriptor(
       study_content_sha256: meta.studyContentSha256,
       snapshot: 'every file was read in one database read transaction',
       includes_test_runs: meta.includesTestRuns,
+      study_versions: meta.studyVersions.map((v) => ({
+        id: v.id,
+        label: v.label,
+        study_id: v.studyId,
+        content_sha256: v.contentSha256,
+        pinned: v.pinned,
+      })),
     },
     resources: files.map((file) => ({
       profile: 'tabular-data-resource',

@@ -12,11 +12,13 @@ import {
   SEXES,
   STRATA,
   SURVEY_TYPES,
+  studyDefinition,
   type ExportFile,
+  type StudyDefinition,
 } from '@studychat/contracts';
 import type { CsvColumn } from './csv.js';
 import { BLOCK_SIZE } from '../participants/permuted-block.js';
-import { SECTION_COUNT, type ParticipantRecord } from './participant-record.js';
+import { sectionCountOf, type ParticipantRecord } from './participant-record.js';
 
 // The columns of every export file, defined once: each list writes its file's header and rows and the
 // codebook's entries for it, so the files and the codebook cannot disagree.
@@ -24,8 +26,11 @@ import { SECTION_COUNT, type ParticipantRecord } from './participant-record.js';
 const list = (values: readonly string[]) => values.join('; ');
 const LIKERT = `${LIKERT_MIN}-${LIKERT_MAX}`;
 
-function sectionColumns(): CsvColumn<ParticipantRecord>[] {
-  return Array.from({ length: SECTION_COUNT }, (_, index) => {
+const MID = (LIKERT_MIN + LIKERT_MAX) / 2;
+const quoted = (text: string) => `“${text}”`;
+
+function sectionColumns(count: number): CsvColumn<ParticipantRecord>[] {
+  return Array.from({ length: count }, (_, index) => {
     const n = index + 1;
     return [
       {
@@ -50,302 +55,327 @@ function sectionColumns(): CsvColumn<ParticipantRecord>[] {
   }).flat();
 }
 
-export const PARTICIPANT_COLUMNS: readonly CsvColumn<ParticipantRecord>[] = [
-  { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
-  { name: 'user_id', type: 'text', meaning: 'Study login (user) id', value: (r) => r.userId },
-  { name: 'email', type: 'text', meaning: 'Generated study login email', value: (r) => r.email },
-  { name: 'assignment_id', type: 'text', meaning: 'Participant assignment id', value: (r) => r.assignmentId },
-  {
-    name: 'prolific_pid',
-    type: 'text',
-    meaning: 'Prolific participant id (PROLIFIC_PID)',
-    value: (r) => r.prolificPid,
-  },
-  { name: 'study_id', type: 'text', meaning: 'Prolific STUDY_ID from the landing URL', value: (r) => r.studyId },
-  { name: 'session_id', type: 'text', meaning: 'Prolific SESSION_ID from the landing URL', value: (r) => r.sessionId },
-  {
-    name: 'condition',
-    type: 'text',
-    meaning: 'Randomised condition; empty if never assigned (left before the pre-survey)',
-    allowed: list(CONDITIONS),
-    enum: CONDITIONS,
-    value: (r) => r.condition,
-  },
-  {
-    name: 'stratum',
-    type: 'text',
-    meaning: 'Randomisation stratum (baseline intention band) the condition was drawn in',
-    allowed: list(STRATA),
-    enum: STRATA,
-    value: (r) => r.stratum,
-  },
-  {
-    name: 'condition_assigned_at',
-    type: 'timestamp',
-    meaning: 'When the condition was assigned',
-    value: (r) => r.conditionAssignedAt,
-  },
-  {
-    name: 'assignment_created_at',
-    type: 'timestamp',
-    meaning: 'When the participant first logged in from Prolific (assignment created)',
-    value: (r) => r.assignmentCreatedAt,
-  },
-  { name: 'last_login_at', type: 'timestamp', meaning: 'Last login of the study login', value: (r) => r.lastLoginAt },
-  {
-    name: 'consent_given',
-    type: 'boolean',
-    meaning: 'Whether informed consent was given',
-    allowed: 'TRUE; FALSE',
-    value: (r) => r.consentGiven,
-  },
-  { name: 'consent_timestamp', type: 'timestamp', meaning: 'When consent was given', value: (r) => r.consentTimestamp },
-  {
-    name: 'entry_choice',
-    type: 'text',
-    meaning: "Entry page answer: 'questions' (has questions or concerns about MMR) or 'confirm' (no concerns)",
-    allowed: 'questions; confirm',
-    enum: ['questions', 'confirm'],
-    value: (r) => r.entryChoice,
-  },
-  {
-    name: 'baseline_intention',
-    type: 'integer',
-    meaning:
-      'Baseline intention to have the child receive the MMR vaccine at next week’s visit (1 Definitely not, 4 Uncertain, 7 Definitely yes)',
-    allowed: LIKERT,
-    minimum: LIKERT_MIN,
-    maximum: LIKERT_MAX,
-    value: (r) => r.baselineIntention,
-  },
-  {
-    name: 'age',
-    type: 'text',
-    meaning: 'Pre-survey: age group',
-    allowed: list(AGE_GROUPS),
-    enum: AGE_GROUPS,
-    value: (r) => r.age,
-  },
-  {
-    name: 'sex',
-    type: 'text',
-    meaning: 'Pre-survey: sex at birth',
-    allowed: list(SEXES),
-    enum: SEXES,
-    value: (r) => r.sex,
-  },
-  {
-    name: 'political_leaning',
-    type: 'text',
-    meaning: 'Pre-survey: political leaning',
-    allowed: list(POLITICAL_LEANINGS),
-    enum: POLITICAL_LEANINGS,
-    value: (r) => r.politicalLeaning,
-  },
-  ...sectionColumns(),
-  {
-    name: 'chat_turns',
-    type: 'integer',
-    meaning: 'Chat messages the participant sent (rounds); empty if the participant never reached the chat',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.chatTurns,
-  },
-  {
-    name: 'user_char_count',
-    type: 'integer',
-    meaning:
-      'Characters the participant sent in the chat, each message trimmed of surrounding white space (counted as the chat progress rule counts them: UTF-16 code units); empty if the chat was never reached',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.userCharCount,
-  },
-  {
-    name: 'chat_points',
-    type: 'number',
-    meaning: 'Engagement points: chat_turns x 10 + user_char_count x 0.5; empty if the chat was never reached',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.chatPoints,
-  },
-  {
-    name: 'chat_complete',
-    type: 'boolean',
-    meaning: `Whether the chat met the completion rule (points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET}); empty if the chat was never reached`,
-    allowed: 'TRUE; FALSE',
-    value: (r) => r.chatComplete,
-  },
-  {
-    name: 'assistant_messages',
-    type: 'integer',
-    meaning:
-      'Assistant messages in the chat, the initial greeting and failed replies included; empty if the chat was never reached',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.assistantMessages,
-  },
-  {
-    name: 'assistant_input_tokens',
-    type: 'integer',
-    meaning:
-      'Input tokens summed over the assistant messages; empty if the chat was never reached or none were recorded',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.assistantInputTokens,
-  },
-  {
-    name: 'assistant_output_tokens',
-    type: 'integer',
-    meaning:
-      'Output tokens summed over the assistant messages; empty if the chat was never reached or none were recorded',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.assistantOutputTokens,
-  },
-  {
-    name: 'assistant_cost_usd',
-    type: 'number',
-    meaning:
-      'Model cost in US dollars summed over the assistant messages; empty if the chat was never reached or no price was known',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.assistantCostUsd,
-  },
-  {
-    name: 'post_intent',
-    type: 'integer',
-    meaning: 'Post-survey intention, same scale as baseline_intention',
-    allowed: LIKERT,
-    minimum: LIKERT_MIN,
-    maximum: LIKERT_MAX,
-    value: (r) => r.postIntent,
-  },
-  {
-    name: 'delta',
-    type: 'integer',
-    meaning: 'post_intent minus baseline_intention; empty if either is missing',
-    allowed: `${LIKERT_MIN - LIKERT_MAX} to ${LIKERT_MAX - LIKERT_MIN}`,
-    minimum: LIKERT_MIN - LIKERT_MAX,
-    maximum: LIKERT_MAX - LIKERT_MIN,
-    value: (r) => r.delta,
-  },
-  {
-    name: 'intervention_completed_at',
-    type: 'timestamp',
-    meaning:
-      "When the intervention was completed; only for completion_pathway 'complete' (empty for the screened-out pathways)",
-    value: (r) => r.interventionCompletedAt,
-  },
-  {
-    name: 'completion_pathway',
-    type: 'text',
-    meaning:
-      "How the participant finished: 'complete' (whole study), 'confirm' (no concerns at entry), 'ceiling' (baseline intention 7); empty if not finished",
-    allowed: list(PATHWAYS),
-    enum: PATHWAYS,
-    value: (r) => r.completionPathway,
-  },
-  {
-    name: 'completion_code',
-    type: 'text',
-    meaning: 'Prolific completion code given to the participant',
-    value: (r) => r.completionCode,
-  },
-  { name: 'completed_at', type: 'timestamp', meaning: 'When completion was recorded', value: (r) => r.completedAt },
-  {
-    name: 'status',
-    type: 'text',
-    meaning:
-      "At the time of the export: 'completed' (completion recorded, any pathway), 'screened_out' (at the no-concerns or intention-ceiling exit, code not taken yet), 'stale' (in progress without activity for the experiment's stale minutes, default 30), 'in_progress' (anyone else)",
-    allowed: list(PARTICIPANT_STATUSES),
-    enum: PARTICIPANT_STATUSES,
-    value: (r) => r.status,
-  },
-  {
-    name: 'pathway',
-    type: 'text',
-    meaning:
-      "The pathway the participant's answers put them on, finished or not: completion_pathway if recorded, else 'confirm' (no concerns at entry), 'ceiling' (baseline 7), 'complete' (any other baseline); empty before the baseline",
-    allowed: list(PATHWAYS),
-    enum: PATHWAYS,
-    value: (r) => r.pathway,
-  },
-  {
-    name: 'randomisation_block',
-    type: 'integer',
-    meaning: 'The permuted block (within the stratum) the condition was drawn from; empty if never assigned',
-    allowed: '>= 0',
-    minimum: 0,
-    value: (r) => r.randomisationBlock,
-  },
-  {
-    name: 'randomisation_position',
-    type: 'integer',
-    meaning: `Position of the participant's slot within that block, 1 to ${BLOCK_SIZE}; empty if never assigned`,
-    allowed: `1-${BLOCK_SIZE}`,
-    minimum: 1,
-    maximum: BLOCK_SIZE,
-    value: (r) => r.randomisationPosition,
-  },
-  {
-    name: 'all_sections_min_met',
-    type: 'boolean',
-    meaning:
-      "Exclusion flag: every static section of the participant's condition was finished at its minimum by the server's clock; empty if never assigned",
-    allowed: 'TRUE; FALSE',
-    value: (r) => r.allSectionsMinMet,
-  },
-  {
-    name: 'duplicate_prolific_pid',
-    type: 'boolean',
-    meaning:
-      'Exclusion flag: another participant of this experiment carries the same Prolific id; empty without a Prolific id',
-    allowed: 'TRUE; FALSE',
-    value: (r) => r.duplicateProlificPid,
-  },
-  {
-    name: 'hidden_time_share',
-    type: 'number',
-    meaning:
-      'Exclusion measure: hidden seconds / (visible + hidden seconds) over the finished server-timed sections, as the browser reported (0 to 1, 4 decimals); empty if none',
-    allowed: '0 to 1',
-    minimum: 0,
-    maximum: 1,
-    value: (r) => r.hiddenTimeShare,
-  },
-  {
-    name: 'paste_attempts',
-    type: 'integer',
-    meaning: `Pastes (or dropped text) the chat box blocked, as the participant's browser reported them (only the length is recorded, never the text; at most ${MAX_LOGGED_PASTES} are counted); empty if the chat was never reached`,
-    allowed: `0-${MAX_LOGGED_PASTES}`,
-    minimum: 0,
-    maximum: MAX_LOGGED_PASTES,
-    value: (r) => r.pasteAttempts,
-  },
-  {
-    name: 'pasted_in_chat',
-    type: 'boolean',
-    meaning:
-      'Exclusion flag: at least one blocked paste in the chat box (paste_attempts > 0); empty if the chat was never reached',
-    allowed: 'TRUE; FALSE',
-    value: (r) => (r.pasteAttempts === null ? null : r.pasteAttempts > 0),
-  },
-  {
-    name: 'is_test',
-    type: 'boolean',
-    meaning:
-      'A test run ("preview as participant"), not a real participant. Test runs are left out of every download unless it is asked for with ?include_tests=true (then this column says which rows they are)',
-    allowed: 'TRUE; FALSE',
-    value: (r) => r.isTest,
-  },
-  {
-    name: 'study_version_id',
-    type: 'text',
-    meaning:
-      'The study version (study content) the participant ran under; its content hash is in datapackage.json (studychat.study_versions); empty: from before study versions (the built-in study)',
-    value: (r) => r.studyVersionId,
-  },
-];
+/**
+ * participants.csv's columns for a study version: the section columns and the wording of the questions come
+ * from the version the experiment pins (the codebook and datapackage.json follow it), never from the built-in
+ * study when the experiment runs another one.
+ */
+export function participantColumns(study: StudyDefinition): readonly CsvColumn<ParticipantRecord>[] {
+  const cached = columnsByStudy.get(study);
+  if (cached) return cached;
+  const columns: CsvColumn<ParticipantRecord>[] = [
+    { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
+    { name: 'user_id', type: 'text', meaning: 'Study login (user) id', value: (r) => r.userId },
+    { name: 'email', type: 'text', meaning: 'Generated study login email', value: (r) => r.email },
+    { name: 'assignment_id', type: 'text', meaning: 'Participant assignment id', value: (r) => r.assignmentId },
+    {
+      name: 'prolific_pid',
+      type: 'text',
+      meaning: 'Prolific participant id (PROLIFIC_PID)',
+      value: (r) => r.prolificPid,
+    },
+    { name: 'study_id', type: 'text', meaning: 'Prolific STUDY_ID from the landing URL', value: (r) => r.studyId },
+    {
+      name: 'session_id',
+      type: 'text',
+      meaning: 'Prolific SESSION_ID from the landing URL',
+      value: (r) => r.sessionId,
+    },
+    {
+      name: 'condition',
+      type: 'text',
+      meaning: 'Randomised condition; empty if never assigned (left before the pre-survey)',
+      allowed: list(CONDITIONS),
+      enum: CONDITIONS,
+      value: (r) => r.condition,
+    },
+    {
+      name: 'stratum',
+      type: 'text',
+      meaning: 'Randomisation stratum (baseline intention band) the condition was drawn in',
+      allowed: list(STRATA),
+      enum: STRATA,
+      value: (r) => r.stratum,
+    },
+    {
+      name: 'condition_assigned_at',
+      type: 'timestamp',
+      meaning: 'When the condition was assigned',
+      value: (r) => r.conditionAssignedAt,
+    },
+    {
+      name: 'assignment_created_at',
+      type: 'timestamp',
+      meaning: 'When the participant first logged in from Prolific (assignment created)',
+      value: (r) => r.assignmentCreatedAt,
+    },
+    { name: 'last_login_at', type: 'timestamp', meaning: 'Last login of the study login', value: (r) => r.lastLoginAt },
+    {
+      name: 'consent_given',
+      type: 'boolean',
+      meaning: 'Whether informed consent was given',
+      allowed: 'TRUE; FALSE',
+      value: (r) => r.consentGiven,
+    },
+    {
+      name: 'consent_timestamp',
+      type: 'timestamp',
+      meaning: 'When consent was given',
+      value: (r) => r.consentTimestamp,
+    },
+    {
+      name: 'entry_choice',
+      type: 'text',
+      meaning: `Entry page answer: 'questions' (${quoted(study.entry.questionsLabel)}) or 'confirm' (${quoted(study.entry.confirmLabel)})`,
+      allowed: 'questions; confirm',
+      enum: ['questions', 'confirm'],
+      value: (r) => r.entryChoice,
+    },
+    {
+      name: 'baseline_intention',
+      type: 'integer',
+      meaning: `Baseline answer to ${quoted(study.baseline.question)} (${LIKERT_MIN} ${study.baseline.labels.min}, ${MID} ${study.baseline.labels.mid}, ${LIKERT_MAX} ${study.baseline.labels.max})`,
+      allowed: LIKERT,
+      minimum: LIKERT_MIN,
+      maximum: LIKERT_MAX,
+      value: (r) => r.baselineIntention,
+    },
+    {
+      name: 'age',
+      type: 'text',
+      meaning: 'Pre-survey: age group',
+      allowed: list(AGE_GROUPS),
+      enum: AGE_GROUPS,
+      value: (r) => r.age,
+    },
+    {
+      name: 'sex',
+      type: 'text',
+      meaning: 'Pre-survey: sex at birth',
+      allowed: list(SEXES),
+      enum: SEXES,
+      value: (r) => r.sex,
+    },
+    {
+      name: 'political_leaning',
+      type: 'text',
+      meaning: 'Pre-survey: political leaning',
+      allowed: list(POLITICAL_LEANINGS),
+      enum: POLITICAL_LEANINGS,
+      value: (r) => r.politicalLeaning,
+    },
+    ...sectionColumns(sectionCountOf(study)),
+    {
+      name: 'chat_turns',
+      type: 'integer',
+      meaning: 'Chat messages the participant sent (rounds); empty if the participant never reached the chat',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.chatTurns,
+    },
+    {
+      name: 'user_char_count',
+      type: 'integer',
+      meaning:
+        'Characters the participant sent in the chat, each message trimmed of surrounding white space (counted as the chat progress rule counts them: UTF-16 code units); empty if the chat was never reached',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.userCharCount,
+    },
+    {
+      name: 'chat_points',
+      type: 'number',
+      meaning: 'Engagement points: chat_turns x 10 + user_char_count x 0.5; empty if the chat was never reached',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.chatPoints,
+    },
+    {
+      name: 'chat_complete',
+      type: 'boolean',
+      meaning: `Whether the chat met the completion rule (points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET}); empty if the chat was never reached`,
+      allowed: 'TRUE; FALSE',
+      value: (r) => r.chatComplete,
+    },
+    {
+      name: 'assistant_messages',
+      type: 'integer',
+      meaning:
+        'Assistant messages in the chat, the initial greeting and failed replies included; empty if the chat was never reached',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.assistantMessages,
+    },
+    {
+      name: 'assistant_input_tokens',
+      type: 'integer',
+      meaning:
+        'Input tokens summed over the assistant messages; empty if the chat was never reached or none were recorded',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.assistantInputTokens,
+    },
+    {
+      name: 'assistant_output_tokens',
+      type: 'integer',
+      meaning:
+        'Output tokens summed over the assistant messages; empty if the chat was never reached or none were recorded',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.assistantOutputTokens,
+    },
+    {
+      name: 'assistant_cost_usd',
+      type: 'number',
+      meaning:
+        'Model cost in US dollars summed over the assistant messages; empty if the chat was never reached or no price was known',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.assistantCostUsd,
+    },
+    {
+      name: 'post_intent',
+      type: 'integer',
+      meaning: `Post-survey answer to ${quoted(study.post.question)}, same scale as baseline_intention`,
+      allowed: LIKERT,
+      minimum: LIKERT_MIN,
+      maximum: LIKERT_MAX,
+      value: (r) => r.postIntent,
+    },
+    {
+      name: 'delta',
+      type: 'integer',
+      meaning: 'post_intent minus baseline_intention; empty if either is missing',
+      allowed: `${LIKERT_MIN - LIKERT_MAX} to ${LIKERT_MAX - LIKERT_MIN}`,
+      minimum: LIKERT_MIN - LIKERT_MAX,
+      maximum: LIKERT_MAX - LIKERT_MIN,
+      value: (r) => r.delta,
+    },
+    {
+      name: 'intervention_completed_at',
+      type: 'timestamp',
+      meaning:
+        "When the intervention was completed; only for completion_pathway 'complete' (empty for the screened-out pathways)",
+      value: (r) => r.interventionCompletedAt,
+    },
+    {
+      name: 'completion_pathway',
+      type: 'text',
+      meaning:
+        "How the participant finished: 'complete' (whole study), 'confirm' (no concerns at entry), 'ceiling' (baseline intention 7); empty if not finished",
+      allowed: list(PATHWAYS),
+      enum: PATHWAYS,
+      value: (r) => r.completionPathway,
+    },
+    {
+      name: 'completion_code',
+      type: 'text',
+      meaning: 'Prolific completion code given to the participant',
+      value: (r) => r.completionCode,
+    },
+    { name: 'completed_at', type: 'timestamp', meaning: 'When completion was recorded', value: (r) => r.completedAt },
+    {
+      name: 'status',
+      type: 'text',
+      meaning:
+        "At the time of the export: 'completed' (completion recorded, any pathway), 'screened_out' (at the no-concerns or intention-ceiling exit, code not taken yet), 'stale' (in progress without activity for the experiment's stale minutes, default 30), 'in_progress' (anyone else)",
+      allowed: list(PARTICIPANT_STATUSES),
+      enum: PARTICIPANT_STATUSES,
+      value: (r) => r.status,
+    },
+    {
+      name: 'pathway',
+      type: 'text',
+      meaning:
+        "The pathway the participant's answers put them on, finished or not: completion_pathway if recorded, else 'confirm' (no concerns at entry), 'ceiling' (baseline 7), 'complete' (any other baseline); empty before the baseline",
+      allowed: list(PATHWAYS),
+      enum: PATHWAYS,
+      value: (r) => r.pathway,
+    },
+    {
+      name: 'randomisation_block',
+      type: 'integer',
+      meaning: 'The permuted block (within the stratum) the condition was drawn from; empty if never assigned',
+      allowed: '>= 0',
+      minimum: 0,
+      value: (r) => r.randomisationBlock,
+    },
+    {
+      name: 'randomisation_position',
+      type: 'integer',
+      meaning: `Position of the participant's slot within that block, 1 to ${BLOCK_SIZE}; empty if never assigned`,
+      allowed: `1-${BLOCK_SIZE}`,
+      minimum: 1,
+      maximum: BLOCK_SIZE,
+      value: (r) => r.randomisationPosition,
+    },
+    {
+      name: 'all_sections_min_met',
+      type: 'boolean',
+      meaning:
+        "Exclusion flag: every static section of the participant's condition was finished at its minimum by the server's clock; empty if never assigned",
+      allowed: 'TRUE; FALSE',
+      value: (r) => r.allSectionsMinMet,
+    },
+    {
+      name: 'duplicate_prolific_pid',
+      type: 'boolean',
+      meaning:
+        'Exclusion flag: another participant of this experiment carries the same Prolific id; empty without a Prolific id',
+      allowed: 'TRUE; FALSE',
+      value: (r) => r.duplicateProlificPid,
+    },
+    {
+      name: 'hidden_time_share',
+      type: 'number',
+      meaning:
+        'Exclusion measure: hidden seconds / (visible + hidden seconds) over the finished server-timed sections, as the browser reported (0 to 1, 4 decimals); empty if none',
+      allowed: '0 to 1',
+      minimum: 0,
+      maximum: 1,
+      value: (r) => r.hiddenTimeShare,
+    },
+    {
+      name: 'paste_attempts',
+      type: 'integer',
+      meaning: `Pastes (or dropped text) the chat box blocked, as the participant's browser reported them (only the length is recorded, never the text; at most ${MAX_LOGGED_PASTES} are counted); empty if the chat was never reached`,
+      allowed: `0-${MAX_LOGGED_PASTES}`,
+      minimum: 0,
+      maximum: MAX_LOGGED_PASTES,
+      value: (r) => r.pasteAttempts,
+    },
+    {
+      name: 'pasted_in_chat',
+      type: 'boolean',
+      meaning:
+        'Exclusion flag: at least one blocked paste in the chat box (paste_attempts > 0); empty if the chat was never reached',
+      allowed: 'TRUE; FALSE',
+      value: (r) => (r.pasteAttempts === null ? null : r.pasteAttempts > 0),
+    },
+    {
+      name: 'is_test',
+      type: 'boolean',
+      meaning:
+        'A test run ("preview as participant"), not a real participant. Test runs are left out of every download unless it is asked for with ?include_tests=true (then this column says which rows they are)',
+      allowed: 'TRUE; FALSE',
+      value: (r) => r.isTest,
+    },
+    {
+      name: 'study_version_id',
+      type: 'text',
+      meaning:
+        'The study version (study content) the participant ran under; its content hash is in datapackage.json (studychat.study_versions); empty: from before study versions (the built-in study)',
+      value: (r) => r.studyVersionId,
+    },
+  ];
+  columnsByStudy.set(study, columns);
+  return columns;
+}
+
+const columnsByStudy = new WeakMap<StudyDefinition, readonly CsvColumn<ParticipantRecord>[]>();
+
+/** participants.csv's columns for the built-in study. */
+export const PARTICIPANT_COLUMNS = participantColumns(studyDefinition);
 
 /** One chat message, as messages.csv writes it (field names follow the stored row). */
 export interface MessageRecord {
@@ -528,9 +558,14 @@ export const SURVEY_COLUMNS: readonly CsvColumn<SurveyAnswerRecord>[] = [
   { name: 'submitted_at', type: 'timestamp', meaning: 'When the survey was submitted', value: (r) => r.submittedAt },
 ];
 
-/** The data files and their columns, in the order the codebook lists them. */
-export const DATA_FILE_COLUMNS = {
-  'participants.csv': PARTICIPANT_COLUMNS,
-  'messages.csv': MESSAGE_COLUMNS,
-  'surveys.csv': SURVEY_COLUMNS,
-} as const satisfies Partial<Record<ExportFile, readonly CsvColumn<never>[]>>;
+/** The data files and their columns for a study version, in the order the codebook lists them. */
+export function dataFileColumns(study: StudyDefinition) {
+  return {
+    'participants.csv': participantColumns(study),
+    'messages.csv': MESSAGE_COLUMNS,
+    'surveys.csv': SURVEY_COLUMNS,
+  } as const satisfies Partial<Record<ExportFile, readonly CsvColumn<never>[]>>;
+}
+
+/** The data files of the built-in study. */
+export const DATA_FILE_COLUMNS = dataFileColumns(studyDefinition);

@@ -1,5 +1,10 @@
 import { Readable } from 'node:stream';
-import type { ExportFile, ParticipantStatusName } from '@studychat/contracts';
+import {
+  studyDefinition,
+  type ExportFile,
+  type ParticipantStatusName,
+  type StudyDefinition,
+} from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../lib/deps.js';
 import { statusByUser } from '../monitor/monitor.service.js';
@@ -24,8 +29,9 @@ import { CODEBOOK_COLUMNS, codebookEntries, type CodebookEntry } from './codeboo
 import { csvHeader, csvRow, type CsvColumn } from './csv.js';
 import {
   MESSAGE_COLUMNS,
-  PARTICIPANT_COLUMNS,
   SURVEY_COLUMNS,
+  dataFileColumns,
+  participantColumns,
   type MessageRecord,
   type SurveyAnswerRecord,
 } from './export-columns.js';
@@ -46,14 +52,21 @@ import { toParticipantRecord, type ParticipantRecord } from './participant-recor
 /** Rows per page: participants, chat threads (all their messages come along) and survey responses. */
 export const DEFAULT_PAGE_SIZES = { participants: 500, threads: 100, surveys: 1000 } as const;
 
+/** How participants.csv is read: page size, the statuses, test runs or not, the pinned study's sections. */
+export interface ParticipantExportOptions {
+  pageSize?: number;
+  statuses?: Map<string, ParticipantStatusName> | undefined;
+  includeTests?: boolean;
+  study?: StudyDefinition;
+}
+
 /** participants.csv's records, one page of participants at a time. */
 export async function* participantRecords(
   db: Kysely<DB>,
   experimentId: string,
-  pageSize: number = DEFAULT_PAGE_SIZES.participants,
-  statuses?: Map<string, ParticipantStatusName>,
-  includeTests = false,
+  options: ParticipantExportOptions = {},
 ): AsyncGenerator<ParticipantRecord[]> {
+  const { pageSize = DEFAULT_PAGE_SIZES.participants, statuses, includeTests = false, study } = options;
   const duplicatePids = await listDuplicateProlificPids(db, experimentId, includeTests);
   const pages = keysetPages(
     (after, limit) => pageParticipantBase(db, experimentId, after, limit, includeTests),
@@ -70,7 +83,7 @@ export async function* participantRecords(
       loadExposures(db, scope),
       loadPasteAttempts(db, scope),
     ]);
-    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses, pastes };
+    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses, pastes, study };
     yield page.map((base) => toParticipantRecord(experimentId, base, facts));
   }
 }
@@ -88,10 +101,10 @@ export function participantsCsv(
   db: Kysely<DB>,
   experimentId: string,
   pageSize?: number,
-  statuses?: Map<string, ParticipantStatusName>,
-  includeTests = false,
+  options: Omit<ParticipantExportOptions, 'pageSize'> = {},
 ): AsyncGenerator<string> {
-  return csvOf(PARTICIPANT_COLUMNS, participantRecords(db, experimentId, pageSize, statuses, includeTests));
+  const columns = participantColumns(options.study ?? studyDefinition);
+  return csvOf(columns, participantRecords(db, experimentId, { ...options, ...(pageSize ? { pageSize } : {}) }));
 }
 
 function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, row: ChatMessageRow): MessageRecord {
@@ -216,13 +229,14 @@ export function surveysCsv(
   return csvOf(SURVEY_COLUMNS, surveyRecords(db, experimentId, pageSize, includeTests));
 }
 
-// The codebook has no data of its own; async like the others so every file streams the same way.
-export async function* codebookRecords(): AsyncGenerator<CodebookEntry[]> {
-  yield codebookEntries();
+// The codebook has no data of its own; async like the others so every file streams the same way. It
+// describes the columns of the study version the experiment pins.
+export async function* codebookRecords(study: StudyDefinition): AsyncGenerator<CodebookEntry[]> {
+  yield codebookEntries(dataFileColumns(study));
 }
 
-export function codebookCsv(): AsyncGenerator<string> {
-  return csvOf(CODEBOOK_COLUMNS, codebookRecords());
+export function codebookCsv(study: StudyDefinition): AsyncGenerator<string> {
+  return csvOf(CODEBOOK_COLUMNS, codebookRecords(study));
 }
 
 export interface ExportDownload {
@@ -244,12 +258,13 @@ export async function exportFile(
   if (!(await experimentExists(db, experimentId))) throw notFound('Experiment not found');
   // Statuses at the time of the export, computed once for the experiment (the monitor's rule).
   const statuses = file === 'participants.csv' ? await statusByUser(deps, experimentId) : undefined;
+  const study = await deps.studies(experimentId);
   const generators: Record<ExportFile, () => AsyncGenerator<string>> = {
     'participants.csv': () =>
-      participantsCsv(db, experimentId, DEFAULT_PAGE_SIZES.participants, statuses, includeTests),
+      participantsCsv(db, experimentId, DEFAULT_PAGE_SIZES.participants, { statuses, includeTests, study }),
     'messages.csv': () => messagesCsv(db, experimentId, undefined, includeTests),
     'surveys.csv': () => surveysCsv(db, experimentId, undefined, includeTests),
-    'codebook.csv': () => codebookCsv(),
+    'codebook.csv': () => codebookCsv(study),
   };
   // Byte mode with a small high-water mark: each page is larger than it, so pages are read one at a time.
   const body = Readable.from(generators[file](), { objectMode: false, highWaterMark: 64 * 1024 });

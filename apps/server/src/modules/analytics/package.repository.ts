@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import type { StudyDefinition } from '@studychat/contracts';
+import { parseDefinition } from '../studies/studies.mapper.js';
 import { testRunUsers } from './analytics.repository.js';
 
 // Reads only the data package needs: every section view (unfinished ones too) and the journey event log.
@@ -38,6 +40,32 @@ export function listSectionViewsOf(
     .orderBy('user_id')
     .orderBy('section_index')
     .execute();
+}
+
+/**
+ * The study versions of an experiment's package: the one it pins and every one its exported participants
+ * were stamped with (a participant from before study versions has none: the built-in study).
+ */
+export async function listExportedStudyVersions(
+  db: Kysely<DB>,
+  experimentId: string,
+  includeTests: boolean,
+): Promise<{ id: string; label: string; study: StudyDefinition }[]> {
+  let stamped = db
+    .selectFrom('assignments')
+    .where('experiment_id', '=', experimentId)
+    .where('study_version_id', 'is not', null)
+    .select('study_version_id as id');
+  if (!includeTests) stamped = stamped.where('is_test', '=', false);
+  const pinned = db.selectFrom('experiments').where('id', '=', experimentId).select('study_version_id as id');
+  const rows = await db
+    .selectFrom('study_versions')
+    .where((eb) => eb.or([eb('id', 'in', stamped), eb('id', 'in', pinned)]))
+    .select(['id', 'label', 'definition'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, label: r.label, study: parseDefinition(r.definition) }));
 }
 
 export interface StepEventRow {

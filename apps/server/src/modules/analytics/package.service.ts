@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ParticipantStatusName } from '@studychat/contracts';
+import type { ParticipantStatusName, StudyDefinition } from '@studychat/contracts';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import type { Kysely } from 'kysely';
@@ -13,10 +13,11 @@ import { findExperimentById } from '../experiments/experiments.repository.js';
 import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
 import type { CsvColumn } from './csv.js';
 import { dataPackageDescriptor, type PackageMeta } from './datapackage.js';
-import { MESSAGE_COLUMNS, PARTICIPANT_COLUMNS, SURVEY_COLUMNS } from './export-columns.js';
+import { MESSAGE_COLUMNS, SURVEY_COLUMNS, participantColumns } from './export-columns.js';
 import { csvOf, messageRecords, participantRecords, surveyRecords } from './export.service.js';
 import { EVENT_COLUMNS, PAGE_TIME_COLUMNS } from './package-columns.js';
 import { eventRecords, pageTimeRecords } from './package-records.js';
+import { listExportedStudyVersions } from './package.repository.js';
 
 // The data package: every analysis file of an experiment in one ZIP, read in ONE read transaction, so the
 // files are one snapshot (a participant writing meanwhile is in all of them or in none). The package is
@@ -25,18 +26,27 @@ import { eventRecords, pageTimeRecords } from './package-records.js';
 
 export const PRODUCT_VERSION: string = serverPackage.version;
 
+/** SHA-256 of a study definition as JSON: the same for the pinned study and its study_versions row. */
+function studyContentSha256(study: StudyDefinition): string {
+  return createHash('sha256').update(JSON.stringify(study)).digest('hex');
+}
+
 /** Larger pages than the streamed CSVs: inside one transaction fewer, larger reads are faster. */
 const PAGE = { participants: 2000, threads: 1000, surveys: 5000, events: 10_000 } as const;
 
-const PACKAGE_FILE_COLUMNS = {
-  'participants.csv': PARTICIPANT_COLUMNS,
-  'messages.csv': MESSAGE_COLUMNS,
-  'surveys.csv': SURVEY_COLUMNS,
-  'page_times.csv': PAGE_TIME_COLUMNS,
-  'events.csv': EVENT_COLUMNS,
-} as const;
+/** The package's data files for the study version the experiment pins (participants.csv's sections follow it). */
+function packageFileColumns(study: StudyDefinition) {
+  return {
+    'participants.csv': participantColumns(study),
+    'messages.csv': MESSAGE_COLUMNS,
+    'surveys.csv': SURVEY_COLUMNS,
+    'page_times.csv': PAGE_TIME_COLUMNS,
+    'events.csv': EVENT_COLUMNS,
+  } as const;
+}
+type PackageDataFile = keyof ReturnType<typeof packageFileColumns>;
 
-const DESCRIPTIONS: Record<keyof typeof PACKAGE_FILE_COLUMNS | 'codebook.csv', string> = {
+const DESCRIPTIONS: Record<PackageDataFile | 'codebook.csv', string> = {
   'participants.csv': 'One row per participant',
   'messages.csv': 'One row per chat message',
   'surveys.csv': 'One row per survey answer (long format)',
@@ -50,13 +60,16 @@ function fileSources(
   experimentId: string,
   statuses: Map<string, ParticipantStatusName>,
   includeTests: boolean,
+  study: StudyDefinition,
 ): [string, () => AsyncGenerator<string>][] {
-  const codebook = codebookEntries(PACKAGE_FILE_COLUMNS);
+  const columns = packageFileColumns(study);
+  const codebook = codebookEntries(columns);
   const withTests = includeTests;
+  const participantOptions = { pageSize: PAGE.participants, statuses, includeTests, study };
   return [
     [
       'participants.csv',
-      () => csvOf(PARTICIPANT_COLUMNS, participantRecords(trx, experimentId, PAGE.participants, statuses, withTests)),
+      () => csvOf(columns['participants.csv'], participantRecords(trx, experimentId, participantOptions)),
     ],
     ['messages.csv', () => csvOf(MESSAGE_COLUMNS, messageRecords(trx, experimentId, PAGE.threads, withTests))],
     ['surveys.csv', () => csvOf(SURVEY_COLUMNS, surveyRecords(trx, experimentId, PAGE.surveys, withTests))],
@@ -105,6 +118,7 @@ async function zipFiles(
   experimentId: string,
   statuses: Map<string, ParticipantStatusName>,
   includeTests: boolean,
+  study: StudyDefinition,
   descriptor: () => string,
 ): Promise<Buffer> {
   const output: Uint8Array[] = [];
@@ -114,7 +128,7 @@ async function zipFiles(
     else output.push(chunk);
   });
   const modified = new Date();
-  for (const [name, source] of fileSources(trx, experimentId, statuses, includeTests)) {
+  for (const [name, source] of fileSources(trx, experimentId, statuses, includeTests, study)) {
     // One file's text at a time is held (the largest, messages.csv, is some 14 MB at 35,000 messages).
     const chunks: Buffer[] = [];
     for await (const text of source()) chunks.push(Buffer.from(text, 'utf8'));
@@ -143,13 +157,14 @@ export async function exportPackage(
     exportedAt,
     productVersion: PRODUCT_VERSION,
     studyId: study.id,
-    studyContentSha256: createHash('sha256').update(JSON.stringify(study)).digest('hex'),
+    studyContentSha256: studyContentSha256(study),
     includesTestRuns: includeTests,
+    studyVersions: [],
   };
   const files = [
-    ...Object.entries(PACKAGE_FILE_COLUMNS).map(([path, columns]) => ({
+    ...Object.entries(packageFileColumns(study)).map(([path, columns]) => ({
       path,
-      description: DESCRIPTIONS[path as keyof typeof PACKAGE_FILE_COLUMNS],
+      description: DESCRIPTIONS[path as PackageDataFile],
       columns: columns as readonly CsvColumn<never>[],
     })),
     {
@@ -163,7 +178,15 @@ export async function exportPackage(
     // read the database outside the snapshot would wait forever for SQLite's one connection, held here.
     const inTrx = { ...deps, database: { ...database, db: trx }, studies: () => Promise.resolve(study) };
     const statuses = await statusByUser(inTrx, experimentId);
-    return zipFiles(trx, experimentId, statuses, includeTests, () =>
+    // The versions the experiment pins and its exported participants ran under, with their content hashes.
+    meta.studyVersions = (await listExportedStudyVersions(trx, experimentId, includeTests)).map((v) => ({
+      id: v.id,
+      label: v.label,
+      studyId: v.study.id,
+      contentSha256: studyContentSha256(v.study),
+      pinned: v.id === experiment.study_version_id,
+    }));
+    return zipFiles(trx, experimentId, statuses, includeTests, study, () =>
       JSON.stringify(dataPackageDescriptor(meta, files), null, 2),
     );
   });

@@ -8,14 +8,17 @@ import {
   type Condition,
   type DetailedParticipantRow,
   type ParticipantStatusName,
+  type StudyDefinition,
 } from '@studychat/contracts';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
 import { BLOCK_SIZE } from '../participants/permuted-block.js';
 import type { ParticipantBaseRow } from './analytics.repository.js';
 import type { AssistantUsage, ChatActivity, SectionExposure, SurveyAnswers } from './participant-facts.js';
 
-/** The most static sections any condition has: participants.csv has one pair of columns per section. */
-export const SECTION_COUNT = Math.max(...Object.values(studyDefinition.conditions).map((c) => c.sections.length));
+/** The most static sections any condition of a study has: participants.csv has one pair of columns per section. */
+export function sectionCountOf(study: StudyDefinition): number {
+  return Math.max(...Object.values(study.conditions).map((c) => c.sections.length));
+}
 
 /** One participant, as the participants table and participants.csv describe them. */
 export interface ParticipantRecord {
@@ -88,6 +91,8 @@ export interface ParticipantFacts {
   duplicatePids?: ReadonlySet<string>;
   /** Blocked pastes in the chat box by user (absent: none). */
   pastes?: Map<string, number>;
+  /** The study version the experiment pins (its sections); the built-in study if not given. */
+  study?: StudyDefinition;
 }
 
 /** A 1-7 intention answer (the baseline stores "1".."7", the post-survey an integer), else null. */
@@ -108,7 +113,11 @@ function pathwayOf(recorded: string | null, entry: string | null, baseline: numb
   return baseline !== null ? 'complete' : null;
 }
 
-function sectionSummary(condition: Condition | null, sections: (SectionExposure | undefined)[]) {
+function sectionSummary(
+  study: StudyDefinition,
+  condition: Condition | null,
+  sections: (SectionExposure | undefined)[],
+) {
   let visible = 0;
   let hidden = 0;
   let timed = false;
@@ -118,7 +127,7 @@ function sectionSummary(condition: Condition | null, sections: (SectionExposure 
     visible += s.visibleSeconds;
     hidden += s.hiddenSeconds;
   }
-  const count = condition ? studyDefinition.conditions[condition].sections.length : 0;
+  const count = condition ? study.conditions[condition].sections.length : 0;
   return {
     allMet: condition
       ? Array.from({ length: count }, (_, i) => sections[i]).every((s) => s !== undefined && s.seconds >= s.minSeconds)
@@ -145,8 +154,9 @@ export function toParticipantRecord(
   const points = chatPoints(chat.turns, chat.chars);
   const reached = facts.threads.has(base.user_id);
   const condition = toCondition(base.assigned_condition);
-  const sections = Array.from({ length: SECTION_COUNT }, (_, index) => exposures?.get(index));
-  const summary = sectionSummary(condition, sections);
+  const study = facts.study ?? studyDefinition;
+  const sections = Array.from({ length: sectionCountOf(study) }, (_, index) => exposures?.get(index));
+  const summary = sectionSummary(study, condition, sections);
   const entryChoice = text(answers.entry?.choice);
   const completed = base.completion_pathway === 'complete';
   return {

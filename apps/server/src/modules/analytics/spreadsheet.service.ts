@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
-import type { ParticipantStatusName } from '@studychat/contracts';
+import { studyDefinition, type ParticipantStatusName, type StudyDefinition } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { statusByUser } from '../monitor/monitor.service.js';
 import { notFound } from '../../lib/errors.js';
@@ -9,7 +9,7 @@ import { experimentExists } from './analytics.repository.js';
 import type { DB } from '../../db/schema.js';
 import { CODEBOOK_COLUMNS } from './codebook.js';
 import type { CsvColumn } from './csv.js';
-import { MESSAGE_COLUMNS, PARTICIPANT_COLUMNS, SURVEY_COLUMNS } from './export-columns.js';
+import { MESSAGE_COLUMNS, SURVEY_COLUMNS, participantColumns } from './export-columns.js';
 import { codebookRecords, messageRecords, participantRecords, surveyRecords } from './export.service.js';
 import { spreadsheetCell } from './spreadsheet-cell.js';
 
@@ -46,15 +46,16 @@ export function spreadsheetWorkbook(
   experimentId: string,
   statuses?: Map<string, ParticipantStatusName>,
   includeTests = false,
+  study: StudyDefinition = studyDefinition,
 ): Readable {
   const stream = new PassThrough();
   const sheets = [
-    sheet('participants', PARTICIPANT_COLUMNS, () =>
-      participantRecords(db, experimentId, undefined, statuses, includeTests),
+    sheet('participants', participantColumns(study), () =>
+      participantRecords(db, experimentId, { statuses, includeTests, study }),
     ),
     sheet('messages', MESSAGE_COLUMNS, () => messageRecords(db, experimentId, undefined, includeTests)),
     sheet('surveys', SURVEY_COLUMNS, () => surveyRecords(db, experimentId, undefined, includeTests)),
-    sheet('codebook', CODEBOOK_COLUMNS, () => codebookRecords()),
+    sheet('codebook', CODEBOOK_COLUMNS, () => codebookRecords(study)),
   ];
   writeWorkbook(stream, sheets).catch((error: unknown) => stream.destroy(error as Error));
   return stream;
@@ -68,8 +69,9 @@ export async function exportSpreadsheet(
 ): Promise<{ filename: string; body: Readable }> {
   if (!(await experimentExists(deps.database.db, experimentId))) throw notFound('Experiment not found');
   const statuses = await statusByUser(deps, experimentId);
+  const study = await deps.studies(experimentId);
   return {
     filename: `experiment-${experimentId}-spreadsheet-safe.xlsx`,
-    body: spreadsheetWorkbook(deps.database.db, experimentId, statuses, includeTests),
+    body: spreadsheetWorkbook(deps.database.db, experimentId, statuses, includeTests, study),
   };
 }
