@@ -1,7 +1,8 @@
 import type { StudyDefinition } from '@studychat/contracts/web';
 
 // A second study, entered in the admin study editor by the done-when test of issue 14: another topic,
-// another number of sections per condition (2 and 3, not 4), other timers and other questions.
+// another number of sections per condition (2 and 3, not 4), other timers and other questions (its own answer
+// keys and entry values, and a pre-study survey of its own: two choices and an optional scale).
 
 const opening = (topic: string) => `Hi! I can answer questions about ${topic}. What would you like to know?`;
 
@@ -21,10 +22,48 @@ export const SLEEP_STUDY: StudyDefinition = {
     scenario: ['Please imagine your child’s school starts again next week.', 'How do you feel about bedtimes?'],
     questionsLabel: 'I have questions about bedtimes',
     confirmLabel: 'No questions about bedtimes',
+    key: 'bedtime_plan',
+    values: { continue: 'unsure', exit: 'settled' },
   },
   baseline: {
     question: 'How much do you intend to keep a regular bedtime for your child next week?',
     labels: { min: 'Not at all', mid: 'Unsure', max: 'Completely' },
+    key: 'bedtime_intention',
+  },
+  pre: {
+    title: 'About Your Family',
+    intro: 'Please answer these questions about your family.',
+    questions: [
+      {
+        key: 'school_age_children',
+        wording: 'How many school-age children live with you?',
+        type: 'choice',
+        options: [
+          { value: '1', label: 'One child' },
+          { value: '2', label: 'Two children' },
+          { value: '3+', label: 'Three or more' },
+        ],
+        required: true,
+      },
+      {
+        key: 'bedtime_today',
+        wording: 'At what time does your child usually go to bed?',
+        type: 'choice',
+        options: [
+          { value: 'before-8', label: 'Before 8 pm' },
+          { value: '8-9', label: 'Between 8 and 9 pm' },
+          { value: 'after-9', label: 'After 9 pm' },
+        ],
+        required: true,
+      },
+      {
+        key: 'sleep_worry',
+        wording: 'How much do you worry about your child’s sleep?',
+        type: 'scale',
+        labels: { min: 'Not at all', mid: 'Somewhat', max: 'A great deal' },
+        required: false,
+      },
+    ],
   },
   post: {
     title: 'Final Question',

@@ -80,10 +80,16 @@ test('a second study written in the admin editor is pinned and walked to its com
   await choosePoint(p, 4);
   await p.getByRole('button', { name: 'Continue' }).click();
   await expect(p).toHaveURL(/\/pre-survey$/);
-  await p.getByText('35-44', { exact: true }).click();
-  await p.getByText('Male', { exact: true }).click();
-  await p.getByText('Liberal', { exact: true }).click();
-  await p.getByRole('button', { name: 'Submit Survey' }).click();
+  // The second study's own pre-study questions (not the MMR study's age, sex and political views).
+  await expect(p.getByRole('heading', { name: 'About Your Family' })).toBeVisible();
+  await expect(p.getByText('35-44', { exact: true })).toHaveCount(0);
+  const submit = p.getByRole('button', { name: 'Submit Survey' });
+  await p.getByText('Two children', { exact: true }).click();
+  await expect(submit).toBeDisabled();
+  await p.getByText('Between 8 and 9 pm', { exact: true }).click();
+  // The scale is optional: the survey can be sent without it.
+  await expect(submit).toBeEnabled();
+  await submit.click();
   await expect(p.getByText('Thank you! Redirecting...')).toBeVisible();
   await p.clock.runFor(1500);
   await expect(p).toHaveURL(new RegExp(`/experiment/${experiment.id}/static-intro$`));

@@ -13,6 +13,12 @@ export const PATHWAY_CODE_KEY: Record<(typeof PATHWAYS)[number], (typeof CODE_KE
   ceiling: 'exitceiling',
 };
 
+/**
+ * The journey API's names of the two entry choices (spec section 4), whatever values a study stores for them
+ * (docs/decisions/0033): going on to the study, or leaving with no concerns.
+ */
+export const ENTRY_CHOICE_NAMES = { continue: 'questions', exit: 'confirm' } as const;
+
 export const SURVEY_TYPES = ['entry', 'baseline', 'pre', 'post'] as const;
 
 /**

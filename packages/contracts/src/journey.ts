@@ -3,6 +3,7 @@ import { defineRoute } from './route.js';
 import { Condition, Id, JourneyStep, Pathway, Timestamp } from './common.js';
 import { CompletionStatus } from './participants.js';
 import { CHAT_CLOSE_REASONS } from './chat-limits.js';
+import { ENTRY_CHOICE_NAMES } from './constants.js';
 
 /** Most sections a condition may have (a bound on the index a participant sends). */
 export const SECTION_INDEX_MAX = 50;
@@ -68,7 +69,8 @@ export const Journey = z.object({
   /** The section being read while the step is 'sections'; null otherwise. */
   currentSection: z.number().int().nullable(),
   done: JourneyDone,
-  entryChoice: z.enum(['confirm', 'questions']).nullable(),
+  /** The entry choice by its role (ENTRY_CHOICE_NAMES), whatever value the study stores for it. */
+  entryChoice: z.enum([ENTRY_CHOICE_NAMES.exit, ENTRY_CHOICE_NAMES.continue]).nullable(),
   /** Baseline intention 1-7, or null before it is answered. */
   baselineIntention: z.number().int().nullable(),
   condition: Condition.nullable(),

@@ -2,20 +2,20 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
 import { LineText } from './text.js';
-import { AGE_GROUPS, LIKERT_MAX, LIKERT_MIN, POLITICAL_LEANINGS, SEXES, SURVEY_TYPES } from './constants.js';
+import { LIKERT_MAX, LIKERT_MIN, SURVEY_TYPES } from './constants.js';
 
 export const SurveyType = z.enum(SURVEY_TYPES);
 export type SurveyType = z.infer<typeof SurveyType>;
 
-export const EntryResponses = z.object({ choice: z.enum(['confirm', 'questions']) }).strict();
-export const BaselineResponses = z
-  .object({
-    vaccination_intention: z.enum(['1', '2', '3', '4', '5', '6', '7'], 'vaccination_intention must be "1" to "7"'),
-  })
-  .strict();
-export const PreResponses = z
-  .object({ age: z.enum(AGE_GROUPS), sex: z.enum(SEXES), political_leaning: z.enum(POLITICAL_LEANINGS) })
-  .strict();
+/**
+ * Answers keyed by the answer keys the experiment's study declares (entry, baseline, pre-study survey): each
+ * value is one option's value or a 1-7 scale point as text. The server checks them against the study
+ * (surveys/survey-questions.ts); the MMR study's answers keep their shape, e.g. `{ choice: 'questions' }`.
+ */
+export const StudyAnswers = z
+  .record(LineText.regex(/^[a-z][a-z0-9_]{0,49}$/, 'answer keys are lower-case letters, digits or _'), LineText.max(50))
+  .refine((answers) => Object.keys(answers).length <= 30, 'at most 30 answers');
+export type StudyAnswers = z.infer<typeof StudyAnswers>;
 export const PostResponses = z.object({ post_intent: z.number().int().min(LIKERT_MIN).max(LIKERT_MAX) }).strict();
 
 const base = {
@@ -25,9 +25,9 @@ const base = {
   prolific_pid: LineText.trim().max(64).optional().nullable(),
 };
 export const SurveySubmission = z.discriminatedUnion('survey_type', [
-  z.object({ ...base, survey_type: z.literal('entry'), responses: EntryResponses }),
-  z.object({ ...base, survey_type: z.literal('baseline'), responses: BaselineResponses }),
-  z.object({ ...base, survey_type: z.literal('pre'), responses: PreResponses }),
+  z.object({ ...base, survey_type: z.literal('entry'), responses: StudyAnswers }),
+  z.object({ ...base, survey_type: z.literal('baseline'), responses: StudyAnswers }),
+  z.object({ ...base, survey_type: z.literal('pre'), responses: StudyAnswers }),
   z.object({ ...base, survey_type: z.literal('post'), responses: PostResponses }),
 ]);
 export type SurveySubmission = z.infer<typeof SurveySubmission>;

@@ -1,4 +1,5 @@
 import type { StudyDefinition } from './types.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, mmrPreSurvey } from './mmr-study.survey.js';
 
 // Everything participants read, as data (DESIGN.md convention 12). Statistics follow spec section 9;
 // wording follows CDC and American Academy of Pediatrics (AAP) guidance in plain language.
@@ -74,11 +75,15 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
     ],
     questionsLabel: 'I have questions or concerns about MMR',
     confirmLabel: 'No concerns about the MMR vaccine',
+    key: MMR_ENTRY_KEY,
+    values: MMR_ENTRY_VALUES,
   },
   baseline: {
     question: 'How much do you intend for your child to receive the MMR vaccine at the well-visit next week?',
     labels: { min: 'Definitely not', mid: 'Uncertain', max: 'Definitely yes' },
+    key: MMR_BASELINE_KEY,
   },
+  pre: mmrPreSurvey,
   post: {
     title: 'Last Step',
     question:

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { studyDefinition } from './mmr-study.js';
 import { validateStudyDefinition } from './schema.js';
+import { upgradeStudyDefinition, type StoredStudyDefinition } from './upgrade.js';
 
 const clone = () => structuredClone(studyDefinition);
 
@@ -56,5 +57,38 @@ describe('StudyDefinitionSchema', () => {
     expect(paths).toEqual(
       ['model', 'temperature', 'replyTokens', 'thinkingBudget'].map((key) => `chat.conditions.mmr.settings.${key}`),
     );
+  });
+
+  it('checks the answer keys, the entry values and the pre-study questions, with their paths', () => {
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.entry.key = 'Choice!';
+    bad.entry.values = { continue: 'same', exit: 'same' };
+    bad.baseline.key = '';
+    bad.pre.questions[0].options = undefined;
+    bad.pre.questions[1].key = 'age';
+    bad.pre.questions[2] = { key: 'feel', wording: 'How?', type: 'scale', required: true };
+    const result = validateStudyDefinition(bad);
+    const paths = result.ok ? [] : result.issues.map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'entry.key',
+        'entry.values.exit',
+        'baseline.key',
+        'pre.questions.0.options',
+        'pre.questions.1.key',
+        'pre.questions.2.labels',
+      ]),
+    );
+  });
+
+  it("fills what a definition from before the keys were data leaves out with the MMR study's", () => {
+    const old = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    delete old.entry.key;
+    delete old.entry.values;
+    delete old.baseline.key;
+    delete old.pre;
+    expect(validateStudyDefinition(old)).toEqual({ ok: true, definition: studyDefinition });
+    expect(upgradeStudyDefinition(old as StoredStudyDefinition)).toEqual(studyDefinition);
+    expect(upgradeStudyDefinition(clone())).toEqual(studyDefinition);
   });
 });

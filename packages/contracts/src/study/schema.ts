@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FreeText, LineText } from '../text.js';
 import type { ContentBlock, StudyDefinition, StudyIssue } from './types.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, mmrPreSurvey } from './mmr-study.survey.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
 // stores it as a study version. Every text is plain text (never HTML): the web app renders headings,
@@ -81,6 +82,54 @@ const ConditionChatSchema = z
   })
   .strict();
 
+/** An answer key: the key under which an answer is stored (and exported). */
+const AnswerKey = LineText.regex(/^[a-z][a-z0-9_]{0,49}$/, 'must be 1-50 lower-case letters, digits or _');
+const AnswerValue = LineText.regex(/^[A-Za-z0-9][A-Za-z0-9_+.-]{0,49}$/, 'must be 1-50 letters, digits, _ + . or -');
+const ScaleLabels = z.object({ min: Line(100), mid: Line(100), max: Line(100) }).strict();
+
+export const SurveyQuestionSchema = z
+  .object({
+    key: AnswerKey,
+    wording: Text(1_000),
+    type: z.enum(['choice', 'scale']),
+    options: z
+      .array(z.object({ value: AnswerValue, label: Line(200) }).strict())
+      .min(2, 'a choice needs at least two options')
+      .max(20)
+      .optional(),
+    labels: ScaleLabels.optional(),
+    required: z.boolean(),
+  })
+  .strict()
+  .superRefine((question, ctx) => {
+    if (question.type === 'choice' && !question.options)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: 'a choice question needs options' });
+    if (question.type === 'scale' && !question.labels)
+      ctx.addIssue({ code: 'custom', path: ['labels'], message: 'a scale question needs labels' });
+    const values = new Set<string>();
+    question.options?.forEach((option, index) => {
+      if (values.has(option.value))
+        ctx.addIssue({ code: 'custom', path: ['options', index, 'value'], message: 'option values must be unique' });
+      values.add(option.value);
+    });
+  });
+
+const PreSurveySchema = z
+  .object({
+    title: Line(200),
+    intro: Text(2_000),
+    questions: z.array(SurveyQuestionSchema).min(1, 'the pre-study survey needs a question').max(30),
+  })
+  .strict()
+  .superRefine((pre, ctx) => {
+    const keys = new Set<string>();
+    pre.questions.forEach((question, index) => {
+      if (keys.has(question.key))
+        ctx.addIssue({ code: 'custom', path: ['questions', index, 'key'], message: 'answer keys must be unique' });
+      keys.add(question.key);
+    });
+  });
+
 const perCondition = <T extends z.ZodType>(schema: T) => z.object({ mmr: schema, control: schema }).strict();
 
 /** The zod schema of a whole study definition (the `StudyDefinition` type, checked at run time). */
@@ -97,14 +146,23 @@ export const StudyDefinitionSchema = z
         scenario: z.array(Paragraph).min(1).max(20),
         questionsLabel: Line(300),
         confirmLabel: Line(300),
+        // Absent in versions stored before the keys were data: the MMR study's (docs/decisions/0033).
+        key: AnswerKey.default(MMR_ENTRY_KEY),
+        values: z
+          .object({ continue: AnswerValue, exit: AnswerValue })
+          .strict()
+          .refine((v) => v.continue !== v.exit, { message: 'the two values must differ', path: ['exit'] })
+          .default(() => ({ ...MMR_ENTRY_VALUES })),
       })
       .strict(),
     baseline: z
       .object({
         question: Text(1_000),
-        labels: z.object({ min: Line(100), mid: Line(100), max: Line(100) }).strict(),
+        labels: ScaleLabels,
+        key: AnswerKey.default(MMR_BASELINE_KEY),
       })
       .strict(),
+    pre: PreSurveySchema.default(() => structuredClone(mmrPreSurvey)),
     post: z.object({ title: Line(200), question: Text(1_000) }).strict(),
     conditions: perCondition(ConditionContentSchema),
     chat: z

@@ -48,6 +48,27 @@ export interface ConditionChat {
   settings?: ChatModelSettings;
 }
 
+/** One option of a choice question: the value stored in the answers and the label participants read. */
+export interface ChoiceOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * A survey question as data: its answer key (the key in the stored responses), its wording, and either
+ * options to choose from or a 1-7 scale with labels at both ends and the middle.
+ */
+export interface SurveyQuestion {
+  key: string;
+  wording: string;
+  type: 'choice' | 'scale';
+  /** The choices, for type 'choice'. */
+  options?: ChoiceOption[];
+  /** The labels at 1, 4 and 7, for type 'scale'. */
+  labels?: { min: string; mid: string; max: string };
+  required: boolean;
+}
+
 /**
  * Everything a study says to participants, in one place (DESIGN.md convention 12):
  * a second study is a new definition, not a code change.
@@ -56,8 +77,23 @@ export interface StudyDefinition {
   id: string;
   title: string;
   consent: { title: string; blocks: ContentBlock[]; contact: string };
-  entry: { title: string; scenario: string[]; questionsLabel: string; confirmLabel: string };
-  baseline: { question: string; labels: { min: string; mid: string; max: string } };
+  entry: {
+    title: string;
+    scenario: string[];
+    questionsLabel: string;
+    confirmLabel: string;
+    /** The answer key of the entry choice and the values of its two buttons (docs/decisions/0033). */
+    key: string;
+    values: EntryValues;
+  };
+  baseline: {
+    question: string;
+    labels: { min: string; mid: string; max: string };
+    /** The answer key of the 1-7 intention; 7 is the ceiling exit. */
+    key: string;
+  };
+  /** The pre-study survey (before the condition is assigned). */
+  pre: { title: string; intro: string; questions: SurveyQuestion[] };
   post: { title: string; question: string };
   conditions: Record<Condition, ConditionContent>;
   chat: {
@@ -65,6 +101,12 @@ export interface StudyDefinition {
     /** Canned greeting per condition when the initial chat message cannot be streamed or fetched. */
     fallbackGreetings: Record<Condition, string>;
   };
+}
+
+/** The stored values of the entry choice: going on to the study, or leaving with no concerns. */
+export interface EntryValues {
+  continue: string;
+  exit: string;
 }
 
 /** Default minimum seconds for a section that does not set one (spec section 9). */

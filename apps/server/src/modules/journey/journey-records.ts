@@ -73,7 +73,7 @@ export async function loadJourneyState(
   const { user_id: userId, experiment_id: experimentId } = assignment;
   const facts: JourneyFacts = {
     assignment,
-    surveys: await surveyFacts(db, userId, experimentId),
+    surveys: await surveyFacts(db, study, userId, experimentId),
     views: [],
     chat: NO_CHAT,
   };

@@ -28,7 +28,7 @@ const SECTION_STATES = [UNOPENED, OPENED, EARLY, READ];
 /** Every combination of records over a small domain: two sections, baselines 1-7, every pathway. */
 function* allRecords(): Generator<JourneyRecords> {
   for (const consented of [false, true])
-    for (const entryChoice of [null, 'confirm', 'questions'] as const)
+    for (const entryChoice of [null, 'exit', 'continue'] as const)
       for (const baseline of [null, 1, 2, 3, 4, 5, 6, 7])
         for (const preSurvey of [false, true])
           for (const condition of [null, 'mmr'] as const)
@@ -79,13 +79,13 @@ const WRITES: JourneyWrite[] = [
 function applyWrite(
   r: JourneyRecords,
   write: JourneyWrite,
-  answers: { choice?: 'confirm' | 'questions'; baseline?: number } = {},
+  answers: { choice?: 'exit' | 'continue'; baseline?: number } = {},
 ): JourneyRecords {
   switch (write.kind) {
     case 'consent':
       return { ...r, consented: true };
     case 'entry':
-      return { ...r, entryChoice: answers.choice ?? 'questions' };
+      return { ...r, entryChoice: answers.choice ?? 'continue' };
     case 'baseline':
       return { ...r, baseline: answers.baseline ?? 4 };
     case 'pre_survey':
@@ -115,7 +115,7 @@ function expectedStep(r: JourneyRecords): JourneyStepName {
     ['consent', r.consented],
     ['entry', r.entryChoice !== null],
   ];
-  if (r.entryChoice === 'confirm') path.push(['confirm_exit', false]);
+  if (r.entryChoice === 'exit') path.push(['confirm_exit', false]);
   else {
     path.push(['baseline', r.baseline !== null]);
     if (r.baseline === 7) path.push(['ceiling_exit', false]);
@@ -149,7 +149,7 @@ describe('computeStep', () => {
   });
 
   it('follows the spec on the three pathways from no records to completed', () => {
-    const walk = (writes: JourneyWrite[], answers: { choice?: 'confirm' | 'questions'; baseline?: number }) => {
+    const walk = (writes: JourneyWrite[], answers: { choice?: 'exit' | 'continue'; baseline?: number }) => {
       let r = NO_RECORDS;
       const steps: JourneyStepName[] = [computeStep(r).step];
       for (const write of writes) {
@@ -161,7 +161,7 @@ describe('computeStep', () => {
       return steps;
     };
     expect(
-      walk([{ kind: 'consent' }, { kind: 'entry' }, { kind: 'completion', pathway: 'confirm' }], { choice: 'confirm' }),
+      walk([{ kind: 'consent' }, { kind: 'entry' }, { kind: 'completion', pathway: 'confirm' }], { choice: 'exit' }),
     ).toEqual(['consent', 'entry', 'confirm_exit', 'completed']);
     expect(
       walk([{ kind: 'consent' }, { kind: 'entry' }, { kind: 'baseline' }, { kind: 'completion', pathway: 'ceiling' }], {
@@ -204,7 +204,7 @@ describe('computeStep', () => {
       computeStep({
         ...NO_RECORDS,
         consented: true,
-        entryChoice: 'questions',
+        entryChoice: 'continue',
         baseline: 2,
         preSurvey: true,
         condition: 'control',
@@ -263,7 +263,7 @@ describe('writes', () => {
     const r: JourneyRecords = {
       ...NO_RECORDS,
       consented: true,
-      entryChoice: 'questions',
+      entryChoice: 'continue',
       baseline: 5,
       preSurvey: true,
       condition: 'mmr',
@@ -292,9 +292,9 @@ describe('writes', () => {
 describe('pathway and words', () => {
   it('names the pathway recorded or reached, and where the participant is in plain words', () => {
     const reached = (r: JourneyRecords) => pathwayAt(computeStep(r), r);
-    expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'confirm' })).toBe('confirm');
-    expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'questions', baseline: 7 })).toBe('ceiling');
-    expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'questions', baseline: 6 })).toBeNull();
+    expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'exit' })).toBe('confirm');
+    expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'continue', baseline: 7 })).toBe('ceiling');
+    expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'continue', baseline: 6 })).toBeNull();
     expect(reached({ ...NO_RECORDS, completion: 'ceiling' })).toBe('ceiling');
     for (const step of JOURNEY_STEPS) {
       const words = whereYouAre({ step, currentSection: step === 'sections' ? 2 : null }, 4);

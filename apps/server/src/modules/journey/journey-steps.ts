@@ -2,6 +2,7 @@ import {
   JOURNEY_STEPS,
   LIKERT_MAX,
   PATHWAY_STEP,
+  PATHWAYS,
   type Condition,
   type JourneyStepName,
   type Pathway,
@@ -20,7 +21,8 @@ export interface SectionRecord {
 /** What the participant's records say, as far as the order of the journey depends on them. */
 export interface JourneyRecords {
   consented: boolean;
-  entryChoice: 'confirm' | 'questions' | null;
+  /** The entry choice by its role in the study (its stored value is the study's; docs/decisions/0033). */
+  entryChoice: 'continue' | 'exit' | null;
   /** Baseline intention 1-7, or null when not answered. */
   baseline: number | null;
   preSurvey: boolean;
@@ -95,7 +97,7 @@ export function computeStep(r: JourneyRecords): JourneyPosition {
   if (r.completion !== null) return at('completed');
   if (!r.consented) return at('consent');
   if (r.entryChoice === null) return at('entry');
-  if (r.entryChoice === 'confirm') return at('confirm_exit');
+  if (r.entryChoice === 'exit') return at('confirm_exit');
   if (r.baseline === null) return at('baseline');
   if (r.baseline >= LIKERT_MAX) return at('ceiling_exit');
   if (!r.preSurvey) return at('pre_survey');
@@ -181,10 +183,7 @@ export function isWriteAllowed(write: JourneyWrite, r: JourneyRecords, position:
 /** The pathway recorded, or the one whose completion step the participant has reached; else null. */
 export function pathwayAt(position: JourneyPosition, r: JourneyRecords): Pathway | null {
   if (r.completion !== null) return r.completion;
-  if (position.step === 'confirm_exit') return 'confirm';
-  if (position.step === 'ceiling_exit') return 'ceiling';
-  if (position.step === 'completion') return 'complete';
-  return null;
+  return PATHWAYS.find((pathway) => PATHWAY_STEP[pathway] === position.step) ?? null;
 }
 
 /** Where the participant is, in plain words, for the message of a refused write. */

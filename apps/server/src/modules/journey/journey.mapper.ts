@@ -1,4 +1,4 @@
-import type { Journey, SectionTiming, StaticSection } from '@studychat/contracts';
+import { ENTRY_CHOICE_NAMES, type Journey, type SectionTiming, type StaticSection } from '@studychat/contracts';
 import type { SectionViewRow } from '../../db/schema.js';
 import { toIso, toIsoOrNull, toNumberOrNull } from '../../db/values.js';
 import { toCompletionStatus } from '../participants/assignment.mapper.js';
@@ -62,7 +62,7 @@ export function toJourney(state: JourneyState, now: Date): Journey {
       postSurvey: records.postSurvey,
       completion: records.completion !== null,
     },
-    entryChoice: records.entryChoice,
+    entryChoice: records.entryChoice === null ? null : ENTRY_CHOICE_NAMES[records.entryChoice],
     baselineIntention: records.baseline,
     condition: records.condition,
     pathway: pathwayAt(position, records),

@@ -1,5 +1,6 @@
 import {
   CONDITIONS,
+  PATHWAYS,
   MONITOR_STALE_MINUTES_DEFAULT,
   sectionMinSeconds,
   type Condition,
@@ -15,6 +16,7 @@ import { parseJsonObject, toBool, toIso, toMillis, toNumber } from '../../db/val
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import type { JourneyRecords } from '../journey/journey-steps.js';
+import { baselineOf, entryChoiceOf } from '../surveys/survey-answers.js';
 import {
   countLoggedInNotJoined,
   findMonitorSettings,
@@ -60,7 +62,7 @@ async function requireSettings(database: Database, experimentId: string): Promis
 const isCondition = (value: string | null): value is Condition =>
   value !== null && (CONDITIONS as readonly string[]).includes(value);
 const isPathway = (value: string | null): value is Pathway =>
-  value === 'complete' || value === 'confirm' || value === 'ceiling';
+  value !== null && (PATHWAYS as readonly string[]).includes(value);
 
 interface Loaded {
   base: MonitorBaseRow;
@@ -97,8 +99,7 @@ async function loadFacts(database: Database, experimentId: string, study: StudyD
     const mine = answers.get(row.user_id);
     const entry = mine?.get('entry');
     const baselineText = mine?.get('baseline');
-    const choice = entry === undefined ? undefined : parseJsonObject(entry)?.choice;
-    const intention = baselineText === undefined ? NaN : Number(parseJsonObject(baselineText)?.vaccination_intention);
+    const choice = entry === undefined ? undefined : parseJsonObject(entry)?.[study.entry.key];
     const condition = isCondition(row.assigned_condition) ? row.assigned_condition : null;
     const sections = condition ? study.conditions[condition].sections : [];
     const myViews = viewsOf.get(row.user_id) ?? [];
@@ -107,8 +108,8 @@ async function loadFacts(database: Database, experimentId: string, study: StudyD
     const completion = row.completed_at !== null && isPathway(row.completion_pathway) ? row.completion_pathway : null;
     const records: JourneyRecords = {
       consented: toBool(row.consent_given) || row.consent_timestamp !== null,
-      entryChoice: choice === 'confirm' || choice === 'questions' ? choice : null,
-      baseline: Number.isInteger(intention) ? intention : null,
+      entryChoice: entryChoiceOf(study, choice),
+      baseline: baselineText === undefined ? null : baselineOf(study, parseJsonObject(baselineText)),
       preSurvey: mine?.has('pre') ?? false,
       condition,
       sections: sections.map((section, index) => {

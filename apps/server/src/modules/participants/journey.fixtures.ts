@@ -116,16 +116,26 @@ export async function participantAt(
 ): Promise<TestUser> {
   const user = await createAndLogin(t);
   const pid = options.pid ?? `PID-${user.id.slice(0, 8)}`;
+  // The answers under the keys and values the experiment's study declares (MMR: 25-34, female, moderate;
+  // another study: the first option of each question, 4 on a scale).
+  const study = await t.deps.studies(experimentId);
+  const preferred = ['25-34', 'female', 'moderate'];
+  const preAnswers = Object.fromEntries(
+    study.pre.questions.map((q) => [
+      q.key,
+      q.type === 'scale' ? '4' : (q.options?.find((o) => preferred.includes(o.value)) ?? q.options?.[0])?.value,
+    ]),
+  );
   const survey = (surveyType: string, responses: Record<string, unknown>) =>
     send(t, user, 'POST', '/api/surveys', surveyBody(user.id, experimentId, surveyType, responses));
   const steps: Record<Step, () => Promise<LightMyRequestResponse>> = {
     joined: () =>
       send(t, user, 'POST', '/api/participants', { user_id: user.id, experiment_id: experimentId, prolific_pid: pid }),
     consented: () => send(t, user, 'POST', '/api/participants/consent', { experimentId }),
-    confirm: () => survey('entry', { choice: 'confirm' }),
-    questions: () => survey('entry', { choice: 'questions' }),
-    baseline: () => survey('baseline', { vaccination_intention: String(options.baseline ?? 4) }),
-    pre: () => survey('pre', { age: '25-34', sex: 'female', political_leaning: 'moderate' }),
+    confirm: () => survey('entry', { [study.entry.key]: study.entry.values.exit }),
+    questions: () => survey('entry', { [study.entry.key]: study.entry.values.continue }),
+    baseline: () => survey('baseline', { [study.baseline.key]: String(options.baseline ?? 4) }),
+    pre: () => survey('pre', preAnswers),
     assigned: () => send(t, user, 'POST', '/api/participants/assign-condition', { experimentId }),
     sections: async () => {
       await readAllSections(t, user, experimentId);

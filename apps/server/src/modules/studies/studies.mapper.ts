@@ -1,11 +1,17 @@
-import type { StudyDefinition, StudyVersion, StudyVersionSummary } from '@studychat/contracts';
+import {
+  upgradeStudyDefinition,
+  type StoredStudyDefinition,
+  type StudyDefinition,
+  type StudyVersion,
+  type StudyVersionSummary,
+} from '@studychat/contracts';
 import type { StudyVersionRow } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';
 import type { StudyVersionListRow } from './studies.repository.js';
 
-/** The stored definition text to a definition (it was validated when written). */
+/** The stored definition text to a definition (validated when written; older shapes upgraded, decision 0033). */
 export function parseDefinition(text: string): StudyDefinition {
-  return JSON.parse(text) as StudyDefinition;
+  return upgradeStudyDefinition(JSON.parse(text) as StoredStudyDefinition);
 }
 
 /** The one place a study_versions row becomes the API's summary. */

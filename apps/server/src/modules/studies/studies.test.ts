@@ -8,12 +8,38 @@ import { DEFAULT_STUDY_VERSION_ID } from './study-source.js';
 
 type ErrorBody = { error: string; code: string; issues?: { path: string; message: string }[] };
 
-/** A second study: another topic, three sections and one per condition, other timers and wording. */
+/** A second study: another topic, three sections and one per condition, other timers, wording and questions. */
 export function secondStudy(): StudyDefinition {
   const study = structuredClone(studyDefinition);
   study.id = 'sleep-study';
   study.title = 'Sleep study';
+  study.entry.key = 'bedtime_plan';
+  study.entry.values = { continue: 'unsure', exit: 'settled' };
+  study.baseline.key = 'bedtime_intention';
   study.baseline.question = 'How much do you intend to keep a regular bedtime for your child next week?';
+  study.pre = {
+    title: 'About your family',
+    intro: 'Please answer these two questions.',
+    questions: [
+      {
+        key: 'children',
+        wording: 'How many children under 5 live with you?',
+        type: 'choice',
+        options: [
+          { value: '1', label: 'One' },
+          { value: '2+', label: 'Two or more' },
+        ],
+        required: true,
+      },
+      {
+        key: 'sleep_worry',
+        wording: 'How much do you worry about your child’s sleep?',
+        type: 'scale',
+        labels: { min: 'Not at all', mid: 'Somewhat', max: 'A great deal' },
+        required: false,
+      },
+    ],
+  };
   study.post.question = 'Now, how much do you intend to keep a regular bedtime for your child next week?';
   study.conditions.mmr = {
     topic: 'children’s sleep',
@@ -111,11 +137,46 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
     );
     expect(view.version_id).toBe(version.id);
     expect(view.baseline.question).toContain('regular bedtime');
+    expect(view.pre.questions.map((q) => q.key)).toEqual(['children', 'sleep_worry']);
+    expect(view.entry).toMatchObject({ key: 'bedtime_plan', values: { continue: 'unsure', exit: 'settled' } });
     expect(view.conditions.mmr.sections.map((s) => s.minSeconds)).toEqual([5, 10, 15]);
 
     model.reset();
     const user = await participantAt(t(), experiment.id, 'chatted');
     const db = t().database.db;
+    // The answers are stored under the study's own keys and values; the MMR study's keys are refused here.
+    const answers = await db
+      .selectFrom('survey_responses')
+      .select(['survey_type', 'responses'])
+      .where('user_id', '=', user.id)
+      .orderBy('created_at')
+      .execute();
+    expect(Object.fromEntries(answers.map((a) => [a.survey_type, JSON.parse(a.responses) as unknown]))).toEqual({
+      entry: { bedtime_plan: 'unsure' },
+      baseline: { bedtime_intention: '4' },
+      pre: { children: '1', sleep_worry: '4' },
+    });
+    const joined = await participantAt(t(), experiment.id, 'consented');
+    for (const [type, responses] of [
+      ['entry', { choice: 'questions' }],
+      ['entry', { bedtime_plan: 'questions' }],
+    ] as const) {
+      const refused = await send(t(), joined, 'POST', '/api/surveys', {
+        user_id: joined.id,
+        experiment_id: experiment.id,
+        survey_type: type,
+        responses,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
+    // The declared exit value leaves at the no-concerns exit.
+    const leaving = await participantAt(t(), experiment.id, 'confirm');
+    const journey = expectJson<{ step: string; entryChoice: string }>(
+      await send(t(), leaving, 'GET', `/api/participants/journey/${experiment.id}`),
+      200,
+    );
+    expect(journey).toMatchObject({ step: 'confirm_exit', entryChoice: 'confirm' });
     const assignment = await db
       .selectFrom('assignments')
       .select(['id', 'study_version_id', 'assigned_condition'])
@@ -213,6 +274,43 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
       200,
     );
     expect(updated).toMatchObject({ label: 'Sleep v2', title: 'Sleep study, revised' });
+  });
+
+  it('reads a version stored before the answer keys and the pre-survey were data as the MMR study ran it', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const version = await createVersion(t(), admin, structuredClone(studyDefinition), 'Stored long ago');
+    // The stored JSON of an existing database's version: no entry key or values, no baseline key, no pre.
+    const old = structuredClone(studyDefinition) as unknown as Record<string, Record<string, unknown>>;
+    delete old.entry?.key;
+    delete old.entry?.values;
+    delete old.baseline?.key;
+    delete old.pre;
+    await t()
+      .database.db.updateTable('study_versions')
+      .set({ definition: JSON.stringify(old) })
+      .where('id', '=', version.id)
+      .execute();
+    const experiment = expectJson<{ id: string }>(
+      await send(t(), admin, 'POST', '/api/experiments', { name: 'Old shape', study_version_id: version.id }),
+      201,
+    );
+    const read = expectJson<StudyVersion>(
+      await send(t(), admin, 'GET', `/api/admin/study-versions/${version.id}`),
+      200,
+    );
+    expect(read.definition).toEqual(studyDefinition);
+    const user = await participantAt(t(), experiment.id, 'pre', { baseline: 3 });
+    const view = expectJson<ParticipantStudy>(
+      await send(t(), user, 'GET', `/api/participants/study/${experiment.id}`),
+      200,
+    );
+    expect(view.pre).toEqual(studyDefinition.pre);
+    expect(view.entry).toMatchObject({ key: 'choice', values: { continue: 'questions', exit: 'confirm' } });
+    const journey = expectJson<{ step: string; baselineIntention: number }>(
+      await send(t(), user, 'GET', `/api/participants/journey/${experiment.id}`),
+      200,
+    );
+    expect(journey).toMatchObject({ step: 'assignment', baselineIntention: 3 });
   });
 
   it('never sends a system prompt or scripted reply in the participant view', async () => {

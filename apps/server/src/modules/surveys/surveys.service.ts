@@ -1,4 +1,4 @@
-import type { SurveySubmission, SurveyType } from '@studychat/contracts';
+import type { StudyDefinition, SurveySubmission, SurveyType } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
@@ -8,6 +8,7 @@ import { journeyWrite, logAnswerChangeRefused, type StepEvent } from '../journey
 import type { JourneyWrite } from '../journey/journey-steps.js';
 import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
 import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
+import { checkAnswers } from './survey-questions.js';
 
 /** The journey write each survey is. */
 const SURVEY_WRITE: Record<SurveyType, JourneyWrite> = {
@@ -18,12 +19,12 @@ const SURVEY_WRITE: Record<SurveyType, JourneyWrite> = {
 };
 
 /** What each survey logs: the answers that route the journey (and the outcome), never the demographics. */
-function surveyEvent(submission: SurveySubmission): StepEvent {
+function surveyEvent(submission: SurveySubmission, study: StudyDefinition): StepEvent {
   switch (submission.survey_type) {
     case 'entry':
-      return { type: 'entry', data: { choice: submission.responses.choice } };
+      return { type: 'entry', data: { choice: submission.responses[study.entry.key] } };
     case 'baseline':
-      return { type: 'baseline', data: { intention: Number(submission.responses.vaccination_intention) } };
+      return { type: 'baseline', data: { intention: Number(submission.responses[study.baseline.key]) } };
     case 'pre':
       return { type: 'pre_survey' };
     case 'post':
@@ -45,6 +46,9 @@ export async function submitSurvey(
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
   assertSelfOrAdmin(requester, userId);
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  // The answers must fit the questions of the experiment's study (post: the contract's 1-7 post_intent).
+  const study = await deps.studies(experimentId);
+  if (submission.survey_type !== 'post') checkAnswers(study, submission.survey_type, submission.responses);
 
   return journeyWrite<{ id: string; created: boolean }>(
     deps,
@@ -74,7 +78,7 @@ export async function submitSurvey(
         });
         // The participant's row is locked, so no other response of this type can have been stored meanwhile.
         if (!inserted) throw conflict('The survey response could not be stored. Please try again.');
-        return { result: { id, created: true }, event: surveyEvent(submission) };
+        return { result: { id, created: true }, event: surveyEvent(submission, study) };
       },
     },
   );

@@ -7,11 +7,13 @@ export interface ChoiceGroupProps<T extends string> {
   value: T | null;
   onChange: (value: T) => void;
   columns?: 1 | 2 | 3;
+  /** Marked with a red asterisk (default); an optional question is not. */
+  required?: boolean;
 }
 
 const COLUMNS = { 1: 'grid-cols-1', 2: 'grid-cols-2', 3: 'grid-cols-2 sm:grid-cols-3' } as const;
 
-/** A required single-choice question as a native radio group, styled as large tappable options. */
+/** A single-choice question (required unless told) as a native radio group, styled as large tappable options. */
 export function ChoiceGroup<T extends string>({
   legend,
   name,
@@ -19,17 +21,22 @@ export function ChoiceGroup<T extends string>({
   value,
   onChange,
   columns = 1,
+  required = true,
 }: ChoiceGroupProps<T>) {
   const baseId = useId();
   return (
     <fieldset className="min-w-0">
       <legend className="text-lg font-semibold text-slate-900">
         {legend}
-        <span aria-hidden="true" className="text-red-700">
-          {' '}
-          *
-        </span>
-        <span className="sr-only"> (required)</span>
+        {required && (
+          <>
+            <span aria-hidden="true" className="text-red-700">
+              {' '}
+              *
+            </span>
+            <span className="sr-only"> (required)</span>
+          </>
+        )}
       </legend>
       <div className={`mt-3 grid gap-2 ${COLUMNS[columns]}`}>
         {options.map((option) => {

@@ -29,7 +29,7 @@ export function BaselinePage() {
       return;
     }
     setBusy(true);
-    const intention = String(value) as '1' | '2' | '3' | '4' | '5' | '6' | '7';
+    const intention = String(value);
     writeSession('baselineIntention', intention);
     const experimentId = readSession('EXPERIMENT_ID');
     const userId = currentUser()?.userId;
@@ -41,7 +41,7 @@ export function BaselinePage() {
           experiment_id: experimentId,
           prolific_pid: readSession('PROLIFIC_PID'),
           survey_type: 'baseline',
-          responses: { vaccination_intention: intention },
+          responses: { [baseline.key]: intention },
         }),
       );
     }
@@ -63,7 +63,7 @@ export function BaselinePage() {
         <form noValidate onSubmit={(e) => void handleSubmit(e)} className="mt-6">
           <LikertScale
             legend={baseline.question}
-            name="vaccination_intention"
+            name={baseline.key}
             value={value}
             onChange={(v) => {
               setValue(v);

@@ -9,7 +9,8 @@ import { readSession, setFlag, writeSession } from '../study-storage';
 import { bestEffort } from '../with-retry';
 import { useStudy } from '../use-study';
 
-type Choice = 'confirm' | 'questions';
+/** The entry choice by its role; the value stored is the study's (entry.values). */
+type Choice = 'continue' | 'exit';
 
 /** `/entry`: the appointment reminder and the two entry choices (spec section 4). */
 export function EntryPage() {
@@ -31,13 +32,13 @@ export function EntryPage() {
           experiment_id: experimentId,
           prolific_pid: readSession('PROLIFIC_PID'),
           survey_type: 'entry',
-          responses: { choice },
+          responses: { [entry.key]: entry.values[choice] },
         }),
       );
     }
     setFlag('entrySubmitted');
-    writeSession('clicked_questions', choice === 'questions' ? '1' : '0');
-    if (choice === 'questions') {
+    writeSession('clicked_questions', choice === 'continue' ? '1' : '0');
+    if (choice === 'continue') {
       navigate('/baseline-intention', { replace: true });
       return;
     }
@@ -60,15 +61,10 @@ export function EntryPage() {
           ))}
         </div>
         <div className="mt-6 flex flex-col gap-3">
-          <Button className="w-full" onClick={() => void choose('questions')} disabled={busy !== null}>
+          <Button className="w-full" onClick={() => void choose('continue')} disabled={busy !== null}>
             {entry.questionsLabel}
           </Button>
-          <Button
-            variant="secondary"
-            className="w-full"
-            onClick={() => void choose('confirm')}
-            disabled={busy !== null}
-          >
+          <Button variant="secondary" className="w-full" onClick={() => void choose('exit')} disabled={busy !== null}>
             {entry.confirmLabel}
           </Button>
         </div>

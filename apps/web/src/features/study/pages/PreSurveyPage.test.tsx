@@ -1,6 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { studyDefinition, type WebStudyDefinition } from '@studychat/contracts/web';
+import { JourneyContext } from '../journey-context';
 import { assignment, EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
 import { PreSurveyPage } from './PreSurveyPage';
 
@@ -86,5 +88,65 @@ describe('PreSurveyPage', () => {
       'Invalid response received from server when assigning condition.',
     );
     expect(sessionStorage.getItem('assignedCondition')).toBeNull();
+  });
+
+  it("renders another study's questions from its definition and sends its keys (an optional one may stay empty)", async () => {
+    const api = mockApi({
+      'POST /api/surveys': { status: 200, body: { id: EXP_ID, created: true } },
+      'POST /api/participants': { status: 201, body: assignment() },
+      'POST /api/participants/assign-condition': { status: 200, body: assignment({ assigned_condition: 'control' }) },
+    });
+    const study: WebStudyDefinition = {
+      ...studyDefinition,
+      baseline: { ...studyDefinition.baseline, key: 'bedtime_intention' },
+      pre: {
+        title: 'About your family',
+        intro: 'Two short questions.',
+        questions: [
+          {
+            key: 'children',
+            wording: 'How many children under 5 live with you?',
+            type: 'choice',
+            options: [
+              { value: '1', label: 'One' },
+              { value: '2+', label: 'Two or more' },
+            ],
+            required: true,
+          },
+          {
+            key: 'sleep_worry',
+            wording: 'How much do you worry about sleep?',
+            type: 'scale',
+            labels: { min: 'Not at all', mid: 'Somewhat', max: 'A great deal' },
+            required: false,
+          },
+        ],
+      },
+    };
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    sessionStorage.setItem('baselineIntention', '3');
+    renderAt(
+      <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
+        <PreSurveyPage />
+      </JourneyContext>,
+      '/pre-survey',
+    );
+    expect(screen.getByRole('heading', { name: 'About your family' })).toBeInTheDocument();
+    expect(screen.getByText(/Two short questions\./)).toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: '25-34' })).toBeNull();
+    const submit = screen.getByRole('button', { name: 'Submit Survey' });
+    expect(submit).toBeDisabled();
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Two or more' }));
+    expect(submit).toBeEnabled();
+    await userEvent.setup().click(submit);
+    expect(await screen.findByText('Thank you! Redirecting...')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.key === 'POST /api/surveys')?.body).toMatchObject({
+      survey_type: 'pre',
+      responses: { children: '2+' },
+    });
+    expect(api.calls.filter((c) => c.key === 'POST /api/surveys').map((c) => c.body)).toContainEqual(
+      expect.objectContaining({ survey_type: 'baseline', responses: { bedtime_intention: '3' } }),
+    );
   });
 });

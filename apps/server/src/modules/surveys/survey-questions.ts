@@ -1,0 +1,70 @@
+import {
+  LIKERT_MAX,
+  LIKERT_MIN,
+  type StudyAnswers,
+  type StudyDefinition,
+  type SurveyQuestion,
+} from '@studychat/contracts';
+import { AppError } from '../../lib/errors.js';
+
+// The answers a participant may give are the ones the experiment's study declares (docs/decisions/0033):
+// its answer keys, its options, its 1-7 scales. The contract only bounds their size.
+
+type AnsweredSurvey = 'entry' | 'baseline' | 'pre';
+
+const SCALE = Array.from({ length: LIKERT_MAX - LIKERT_MIN + 1 }, (_, i) => String(LIKERT_MIN + i));
+
+/** The questions of a survey as the study declares them. */
+export function surveyQuestions(study: StudyDefinition, survey: AnsweredSurvey): SurveyQuestion[] {
+  switch (survey) {
+    case 'entry':
+      return [
+        {
+          key: study.entry.key,
+          wording: study.entry.scenario.at(-1) ?? study.entry.title,
+          type: 'choice',
+          options: [
+            { value: study.entry.values.continue, label: study.entry.questionsLabel },
+            { value: study.entry.values.exit, label: study.entry.confirmLabel },
+          ],
+          required: true,
+        },
+      ];
+    case 'baseline':
+      return [
+        {
+          key: study.baseline.key,
+          wording: study.baseline.question,
+          type: 'scale',
+          labels: study.baseline.labels,
+          required: true,
+        },
+      ];
+    case 'pre':
+      return study.pre.questions;
+  }
+}
+
+/** The first problem of the answers against the questions, or null when they fit. */
+export function answersProblem(questions: readonly SurveyQuestion[], answers: StudyAnswers): string | null {
+  for (const key of Object.keys(answers)) {
+    if (!questions.some((q) => q.key === key)) return `${key} is not a question of this survey`;
+  }
+  for (const question of questions) {
+    const value = answers[question.key];
+    if (value === undefined) {
+      if (question.required) return `${question.key} is required`;
+      continue;
+    }
+    const allowed = question.type === 'scale' ? SCALE : (question.options ?? []).map((o) => o.value);
+    if (!allowed.includes(value)) return `${question.key} must be one of ${allowed.map((v) => `"${v}"`).join(', ')}`;
+  }
+  return null;
+}
+
+/** The answers, checked against the study's questions; 400 VALIDATION_FAILED names the first problem. */
+export function checkAnswers(study: StudyDefinition, survey: AnsweredSurvey, answers: StudyAnswers): StudyAnswers {
+  const problem = answersProblem(surveyQuestions(study, survey), answers);
+  if (problem) throw new AppError(400, 'VALIDATION_FAILED', `The answers do not fit the study's questions: ${problem}`);
+  return answers;
+}

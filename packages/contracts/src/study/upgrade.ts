@@ -1,0 +1,27 @@
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, mmrPreSurvey } from './mmr-study.survey.js';
+import type { StudyDefinition } from './types.js';
+
+/** A stored definition, possibly from before the answer keys and the pre-study survey were data. */
+export type StoredStudyDefinition = Omit<StudyDefinition, 'entry' | 'baseline' | 'pre'> & {
+  entry: Omit<StudyDefinition['entry'], 'key' | 'values'> & Partial<Pick<StudyDefinition['entry'], 'key' | 'values'>>;
+  baseline: Omit<StudyDefinition['baseline'], 'key'> & Partial<Pick<StudyDefinition['baseline'], 'key'>>;
+  pre?: StudyDefinition['pre'];
+};
+
+/**
+ * A stored definition in today's shape (docs/decisions/0033): what a version written before the keys were
+ * data leaves out is what it ran with, the MMR study's keys and pre-study survey. Newer versions pass as
+ * they are. Plain code, no zod: the server applies it to every stored definition it reads.
+ */
+export function upgradeStudyDefinition(stored: StoredStudyDefinition): StudyDefinition {
+  return {
+    ...stored,
+    entry: {
+      ...stored.entry,
+      key: stored.entry.key ?? MMR_ENTRY_KEY,
+      values: stored.entry.values ?? { ...MMR_ENTRY_VALUES },
+    },
+    baseline: { ...stored.baseline, key: stored.baseline.key ?? MMR_BASELINE_KEY },
+    pre: stored.pre ?? structuredClone(mmrPreSurvey),
+  };
+}
