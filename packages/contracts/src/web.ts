@@ -6,6 +6,8 @@ export { endpoints, type Endpoint } from './endpoints.js';
 export * from './study/types.js';
 export * from './study/sections.js';
 export { studyDefinition } from './study/mmr-study.web.js';
+/** The built-in pre-study survey on its own: only the pre-survey page loads it (the fallback study leaves it out). */
+export { mmrPreSurvey } from './study/mmr-study.survey.js';
 /** The chat's canned greetings on their own, so the chat page does not pull in the whole study text. */
 export { mmrFallbackGreetings as chatFallbackGreetings } from './study/mmr-study.greeting.js';
 export * from './chat-progress.js';

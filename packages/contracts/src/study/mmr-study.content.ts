@@ -1,9 +1,9 @@
 import type { StudyDefinition } from './types.js';
-import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, mmrPreSurvey } from './mmr-study.survey.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
 
 // Everything participants read, as data (DESIGN.md convention 12). Statistics follow spec section 9;
 // wording follows CDC and American Academy of Pediatrics (AAP) guidance in plain language.
-export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
+export const mmrStudyContent: Omit<StudyDefinition, 'chat' | 'pre'> = {
   id: 'mmr-well-visit',
   title: 'Well-visit study',
   consent: {
@@ -83,7 +83,6 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat'> = {
     labels: { min: 'Definitely not', mid: 'Uncertain', max: 'Definitely yes' },
     key: MMR_BASELINE_KEY,
   },
-  pre: mmrPreSurvey,
   post: {
     title: 'Last Step',
     question:

@@ -1,50 +1,28 @@
 import { AGE_GROUPS, POLITICAL_LEANINGS, SEXES } from '../constants.js';
-import type { EntryValues, StudyDefinition } from './types.js';
+import type { StudyDefinition, SurveyQuestion } from './types.js';
 
-// The MMR study's answer keys and pre-study survey, as data (spec sections 4 and 7). They are also what a
-// stored version from before these fields means (docs/decisions/0033): the keys and questions it ran with.
+// The MMR study's pre-study survey as data (spec section 7): also what a stored version from before the
+// pre-survey was data means (docs/decisions/0033). Not in the pages' shared fallback study: only the
+// pre-survey page bundles it (the participant pages are held to 100 KB of JavaScript).
 
-export const MMR_ENTRY_KEY = 'choice';
-export const MMR_ENTRY_VALUES: EntryValues = { continue: 'questions', exit: 'confirm' };
-export const MMR_BASELINE_KEY = 'vaccination_intention';
+/** The spec's option labels: the value capitalised, and 'prefer-not' is 'Prefer not to say'. */
+const label = (value: string) =>
+  value === 'prefer-not' ? 'Prefer not to say' : value.charAt(0).toUpperCase() + value.slice(1);
 
-const SEX_LABELS: Record<(typeof SEXES)[number], string> = {
-  female: 'Female',
-  male: 'Male',
-  other: 'Other',
-  'prefer-not': 'Prefer not to say',
-};
-const LEANING_LABELS: Record<(typeof POLITICAL_LEANINGS)[number], string> = {
-  liberal: 'Liberal',
-  moderate: 'Moderate',
-  conservative: 'Conservative',
-  'prefer-not': 'Prefer not to say',
-};
+const choice = (key: string, wording: string, values: readonly string[], labelOf = label): SurveyQuestion => ({
+  key,
+  wording,
+  type: 'choice',
+  options: values.map((value) => ({ value, label: labelOf(value) })),
+  required: true,
+});
 
 export const mmrPreSurvey: StudyDefinition['pre'] = {
   title: 'Pre-Study Survey',
   intro: 'Please answer these three questions.',
   questions: [
-    {
-      key: 'age',
-      wording: 'What is your age group?',
-      type: 'choice',
-      options: AGE_GROUPS.map((value) => ({ value, label: value })),
-      required: true,
-    },
-    {
-      key: 'sex',
-      wording: 'What was your sex at birth?',
-      type: 'choice',
-      options: SEXES.map((value) => ({ value, label: SEX_LABELS[value] })),
-      required: true,
-    },
-    {
-      key: 'political_leaning',
-      wording: 'How would you describe your political views?',
-      type: 'choice',
-      options: POLITICAL_LEANINGS.map((value) => ({ value, label: LEANING_LABELS[value] })),
-      required: true,
-    },
+    choice('age', 'What is your age group?', AGE_GROUPS, String),
+    choice('sex', 'What was your sex at birth?', SEXES),
+    choice('political_leaning', 'How would you describe your political views?', POLITICAL_LEANINGS),
   ],
 };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FreeText, LineText } from '../text.js';
 import type { ContentBlock, StudyDefinition, StudyIssue } from './types.js';
-import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, mmrPreSurvey } from './mmr-study.survey.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
+import { mmrPreSurvey } from './mmr-study.survey.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
 // stores it as a study version. Every text is plain text (never HTML): the web app renders headings,

@@ -113,8 +113,13 @@ export interface EntryValues {
 export const DEFAULT_SECTION_SECONDS = 30;
 
 /** The browser's view of a study: no system prompts or scripted replies. */
-export type WebStudyDefinition = Omit<StudyDefinition, 'chat'> & {
+export type WebStudyDefinition = Omit<StudyDefinition, 'chat' | 'pre'> & {
   chat: Pick<StudyDefinition['chat'], 'fallbackGreetings'>;
+  /**
+   * Always in the server's participant view; left out of the built-in fallback the pages bundle, whose
+   * pre-study survey only the pre-survey page loads (`mmrPreSurvey`), to keep the pages within 100 KB.
+   */
+  pre?: StudyDefinition['pre'];
 };
 
 /** One problem found in a definition: where (a JSON path such as `conditions.mmr.sections.0.title`) and what. */

@@ -1,4 +1,5 @@
-import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, mmrPreSurvey } from './mmr-study.survey.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
+import { mmrPreSurvey } from './mmr-study.survey.js';
 import type { StudyDefinition } from './types.js';
 
 /** A stored definition, possibly from before the answer keys and the pre-study survey were data. */

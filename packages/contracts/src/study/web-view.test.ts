@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { studyDefinition as serverStudy } from './mmr-study.js';
 import { studyDefinition as webStudy } from './mmr-study.web.js';
+import { mmrPreSurvey } from './mmr-study.survey.js';
 
 describe('the browser view of the study', () => {
   it('has the same participant-facing content and fallback greeting as the server definition', () => {
-    const { chat, ...content } = serverStudy;
+    const { chat, pre, ...content } = serverStudy;
     const { chat: webChat, ...webContent } = webStudy;
     expect(webContent).toEqual(content);
+    // The pre-study survey is the pre-survey page's own fallback (kept out of the shared bundle).
+    expect(webStudy.pre).toBeUndefined();
+    expect(mmrPreSurvey).toEqual(pre);
     expect(webChat).toEqual({ fallbackGreetings: chat.fallbackGreetings });
     expect(chat.fallbackGreetings.mmr).toMatch(/vaccine/);
     expect(chat.fallbackGreetings.control).toMatch(/car-seat/);

@@ -1,4 +1,4 @@
-import { LIKERT_MAX, LIKERT_MIN, endpoints, type SurveyQuestion } from '@studychat/contracts/web';
+import { LIKERT_MAX, LIKERT_MIN, endpoints, mmrPreSurvey, type SurveyQuestion } from '@studychat/contracts/web';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -72,7 +72,9 @@ function Question({
 /** `/pre-survey`: the study's pre-study questions (MMR: age, sex at birth, political leaning); then the condition. */
 export function PreSurveyPage() {
   const navigate = useNavigate();
-  const { pre, baseline } = useStudy();
+  const study = useStudy();
+  const pre = study.pre ?? mmrPreSurvey;
+  const { baseline } = study;
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
