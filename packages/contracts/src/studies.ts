@@ -22,7 +22,7 @@ export const StudyVersionSummary = z.object({
   is_default: z.boolean(),
   /** Experiments pinning this version. */
   experiments: z.number().int(),
-  /** True once an experiment pinning it has a participant: it can no longer change (clone it to edit). */
+  /** True once a real participant (not a preview) ran it: it can no longer change (clone it to edit). */
   locked: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,

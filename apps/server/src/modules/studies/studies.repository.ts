@@ -8,11 +8,16 @@ export interface StudyVersionListRow extends StudyVersionRow {
   locked: boolean;
 }
 
-/** True once a participant was stamped with this version, or joined an experiment pinning it. */
+/**
+ * True once a real participant was stamped with this version, or joined an experiment pinning it. Test runs
+ * ("preview as participant", is_test) do not lock it: a researcher previews, edits and previews again
+ * (docs/decisions/0045).
+ */
 export async function isVersionLocked(db: Kysely<DB>, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('assignments')
     .select('assignments.id')
+    .where('assignments.is_test', '=', false)
     .where((eb) =>
       eb.or([
         eb('assignments.study_version_id', '=', id),
@@ -43,6 +48,7 @@ export async function listVersionRows(db: Kysely<DB>): Promise<StudyVersionListR
           eb
             .selectFrom('assignments')
             .select('assignments.id')
+            .where('assignments.is_test', '=', false)
             .whereRef('assignments.study_version_id', '=', 'study_versions.id'),
         )
         .as('stamped'),
@@ -52,6 +58,7 @@ export async function listVersionRows(db: Kysely<DB>): Promise<StudyVersionListR
             .selectFrom('assignments')
             .innerJoin('experiments', 'experiments.id', 'assignments.experiment_id')
             .select('assignments.id')
+            .where('assignments.is_test', '=', false)
             .whereRef('experiments.study_version_id', '=', 'study_versions.id'),
         )
         .as('joined'),
@@ -114,11 +121,13 @@ export async function findExperimentStudy(
   return row ? { versionId: row.versionId, definition: row.definition } : undefined;
 }
 
+/** Whether real participants (not test runs) joined the experiment: then its study version cannot change. */
 export async function experimentHasParticipants(db: Kysely<DB>, experimentId: string): Promise<boolean> {
   const row = await db
     .selectFrom('assignments')
     .select('id')
     .where('experiment_id', '=', experimentId)
+    .where('is_test', '=', false)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
