@@ -111,9 +111,17 @@ test.describe('on a phone', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.evaluate(() => navigator.clipboard.writeText('Copied from somewhere else'));
     await chatInput(page).click();
+    const pasteReport = page.waitForResponse((r) => r.url().endsWith('/api/chat/paste-blocked'));
     await page.keyboard.press('ControlOrMeta+V');
     await expect(chatInput(page)).toHaveValue('');
     await expect(page.getByText('Pasting is turned off here.')).toBeVisible();
+    // The server records the blocked paste by its length only (decision 0028).
+    const report = await pasteReport;
+    expect(report.request().postDataJSON()).toEqual({
+      experimentId: setup.experimentId,
+      length: 'Copied from somewhere else'.length,
+    });
+    expect(await report.json()).toEqual({ recorded: true });
 
     // Shift+Enter adds a line; the box grows but not past 150 px.
     await chatInput(page).pressSequentially('Line one');
