@@ -1,8 +1,8 @@
 import type { ChatCloseReason, ChatProgressValues } from '@studychat/contracts';
 import { CHAT_CLOSE_REASONS } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import { toProgress } from './chat.mapper.js';
+import type { ChatThreadRow, DB } from '../../db/schema.js';
+import { toProgress, type ProgressRow } from './chat.mapper.js';
 import { findThreadFor, listThreadMessages } from './chat.repository.js';
 
 /** What the journey needs to know of a participant's chat: the thread, its progress, whether a limit ended it. */
@@ -23,10 +23,17 @@ export const NO_CHAT: ChatFacts = {
 /** The participant's thread in the experiment, its progress from the stored messages, and its closure. */
 export async function chatFacts(db: Kysely<DB>, userId: string, experimentId: string): Promise<ChatFacts> {
   const thread = await findThreadFor(db, userId, experimentId);
-  if (!thread) return NO_CHAT;
+  return thread ? toChatFacts(thread, await listThreadMessages(db, thread.id)) : NO_CHAT;
+}
+
+/** The chat facts from the thread and its messages in order. */
+export function toChatFacts(
+  thread: Pick<ChatThreadRow, 'id' | 'closed_reason'>,
+  messages: readonly ProgressRow[],
+): ChatFacts {
   return {
     threadId: thread.id,
-    progress: toProgress(await listThreadMessages(db, thread.id)),
+    progress: toProgress(messages),
     closed: CHAT_CLOSE_REASONS.find((r) => r === thread.closed_reason) ?? null,
   };
 }

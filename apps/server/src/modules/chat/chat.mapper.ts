@@ -14,7 +14,7 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return { id: row.id, role: row.role, content: row.content, created_at: toIso(row.created_at), status: row.status };
 }
 
-export function isInitial(row: ChatMessageRow): boolean {
+export function isInitial(row: Pick<ChatMessageRow, 'is_initial'>): boolean {
   return toBool(row.is_initial);
 }
 
@@ -40,18 +40,23 @@ export function shownToParticipant(row: ChatMessageRow): boolean {
  * never completed, replies still being written and turns without text (a failed or empty reply) are left
  * out: the providers reject empty turns.
  */
-export function toHistory(rows: readonly ChatMessageRow[]): ChatTurn[] {
+export function toHistory(
+  rows: readonly Pick<ChatMessageRow, 'role' | 'content' | 'status' | 'is_initial'>[],
+): ChatTurn[] {
   return rows
     .filter((r) => r.content.trim() !== '' && r.status !== 'streaming' && (!isInitial(r) || r.status === 'complete'))
     .map((r) => ({ role: r.role, content: r.content }));
 }
+
+/** What progress is counted from: each message's role, status and text, in the thread's order. */
+export type ProgressRow = Pick<ChatMessageRow, 'role' | 'status' | 'content'>;
 
 /**
  * Rounds and points (chat-progress.ts rules) from the stored thread. A round is a participant message
  * the assistant answered in full: a message whose reply failed and was sent again counts once, as
  * the chat page counts it.
  */
-export function toProgress(rows: readonly ChatMessageRow[]): ChatProgressValues {
+export function toProgress(rows: readonly ProgressRow[]): ChatProgressValues {
   const answered = rows.filter((row, i) => {
     const next = rows[i + 1];
     return row.role === 'user' && next?.role === 'assistant' && next.status === 'complete';

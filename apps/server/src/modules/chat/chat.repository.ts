@@ -1,6 +1,9 @@
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import type { ChatLimitOverrides } from '@studychat/contracts';
+import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
 import type { ChatMessageRow, ChatMessagesTable, ChatThreadRow, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
+import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from '../experiments/experiments.repository.js';
 
 type Db = Kysely<DB>;
 
@@ -54,46 +57,34 @@ export async function insertThreadIfAbsent(
     .execute();
 }
 
-/** The thread if it belongs to this user; a foreign or unknown id reads as absent. */
-export async function findOwnThread(db: Db, threadId: string, userId: string): Promise<ChatThreadRow | undefined> {
-  return db
-    .selectFrom('chat_threads')
-    .selectAll()
-    .where('id', '=', threadId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
+/** The thread's messages in order. */
 export async function listThreadMessages(db: Db, threadId: string): Promise<ChatMessageRow[]> {
   return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
 }
 
-export async function nextPosition(db: Db, threadId: string): Promise<number> {
-  const row = await db
-    .selectFrom('chat_messages')
-    .select((eb) => eb.fn.max('position').as('max'))
-    .where('thread_id', '=', threadId)
-    .executeTakeFirst();
-  const max = row?.max;
-  return max === null || max === undefined ? 0 : Number(max) + 1;
-}
-
 /** Inserts a message stamped with the study version its participant runs under (their assignment's). */
 export async function insertMessage(db: Db, message: Insertable<ChatMessagesTable>): Promise<void> {
+  await insertMessages(db, [message]);
+}
+
+/** Inserts messages in one statement, each stamped as insertMessage stamps it. */
+export async function insertMessages(db: Db, messages: Insertable<ChatMessagesTable>[]): Promise<void> {
   await db
     .insertInto('chat_messages')
-    .values((eb) => ({
-      ...message,
-      study_version_id: eb
-        .selectFrom('chat_threads')
-        .innerJoin('assignments', (join) =>
-          join
-            .onRef('assignments.user_id', '=', 'chat_threads.user_id')
-            .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
-        )
-        .select('assignments.study_version_id')
-        .where('chat_threads.id', '=', message.thread_id),
-    }))
+    .values((eb) =>
+      messages.map((message) => ({
+        ...message,
+        study_version_id: eb
+          .selectFrom('chat_threads')
+          .innerJoin('assignments', (join) =>
+            join
+              .onRef('assignments.user_id', '=', 'chat_threads.user_id')
+              .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
+          )
+          .select('assignments.study_version_id')
+          .where('chat_threads.id', '=', message.thread_id),
+      })),
+    )
     .execute();
 }
 
@@ -211,4 +202,88 @@ export async function spentByExperiment(db: Db): Promise<Map<string, number>> {
     .groupBy('experiment_id')
     .execute();
   return new Map(rows.map((r) => [r.experiment_id, r.spent === null ? 0 : toNumber(r.spent)]));
+}
+
+const MESSAGE_COLUMNS = [
+  'id',
+  'thread_id',
+  'position',
+  'role',
+  'content',
+  'is_initial',
+  'status',
+  'error_message',
+  'model_used',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'first_token_ms',
+  'total_ms',
+  'stop_reason',
+  'thinking_log',
+  'study_version_id',
+  'created_at',
+] as const satisfies readonly (keyof ChatMessageRow)[];
+
+/** A thread with what the chat's rules read about it, from one statement (readThread). */
+export interface ThreadRead {
+  thread: ChatThreadRow;
+  /** The participant's completion time (null: not completed, or no assignment). */
+  completedAt: Date | string | null;
+  /** The experiment's chat limit columns; undefined when the experiment is gone. */
+  overrides: ChatLimitOverrides | undefined;
+  /** The thread's messages in order. */
+  messages: ChatMessageRow[];
+}
+
+/**
+ * The thread (by id and owner, or by participant and experiment), the participant's completion, the
+ * experiment's chat limits and the thread's messages, in one statement; undefined when there is no such
+ * thread.
+ */
+export async function readThread(
+  db: Db,
+  find: { threadId: string; userId: string } | { userId: string; experimentId: string },
+): Promise<ThreadRead | undefined> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const message = jsonArray(pg, jsonObject(pg, 'm', MESSAGE_COLUMNS));
+  let query = db
+    .selectFrom('chat_threads as t')
+    .leftJoin('assignments as a', (join) =>
+      join.onRef('a.user_id', '=', 't.user_id').onRef('a.experiment_id', '=', 't.experiment_id'),
+    )
+    .leftJoin('experiments as e', 'e.id', 't.experiment_id')
+    .selectAll('t')
+    .select(['a.completed_at as p_completed_at', 'e.id as e_id'])
+    .select(Object.values(CHAT_LIMIT_COLUMN).map((c) => `e.${c}` as const))
+    .select(sql<unknown>`(select ${message} from chat_messages m where m.thread_id = t.id)`.as('f_messages'))
+    .where('t.user_id', '=', find.userId);
+  query =
+    'threadId' in find
+      ? query.where('t.id', '=', find.threadId)
+      : query.where('t.experiment_id', '=', find.experimentId);
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  const { p_completed_at, e_id, f_messages, ...rest } = row;
+  const thread: ChatThreadRow = {
+    id: rest.id,
+    user_id: rest.user_id,
+    experiment_id: rest.experiment_id,
+    condition: rest.condition,
+    title: rest.title,
+    reply_lock_id: rest.reply_lock_id,
+    reply_lock_until: rest.reply_lock_until,
+    tokens_used: rest.tokens_used,
+    cost_usd: rest.cost_usd,
+    closed_reason: rest.closed_reason,
+    closed_at: rest.closed_at,
+    created_at: rest.created_at,
+    updated_at: rest.updated_at,
+  };
+  return {
+    thread,
+    completedAt: p_completed_at ?? null,
+    overrides: e_id === null ? undefined : toChatLimitOverrides(rest),
+    messages: parsed<ChatMessageRow[]>(f_messages).sort((a, b) => a.position - b.position),
+  };
 }

@@ -15,7 +15,7 @@ import { toIso, toNumber } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
-import { chatLimitOverridesOf } from '../experiments/experiments.service.js';
+import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { closeChat } from './chat-journey.js';
@@ -30,17 +30,16 @@ import {
 } from './chat.mapper.js';
 import {
   experimentSpentUsd,
-  findOwnThread,
-  findParticipation,
-  findThreadFor,
   insertMessage,
+  insertMessages,
   insertThreadIfAbsent,
   listThreadMessages,
   markStreamingInterrupted,
-  nextPosition,
+  readThread,
   releaseReplyLease,
   setThreadTitle,
   tryTakeReplyLease,
+  type ThreadRead,
 } from './chat.repository.js';
 
 export { MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
@@ -79,20 +78,21 @@ interface ThreadState {
   completed: boolean;
 }
 
-async function loadState(ctx: ChatContext, thread: ChatThreadRow): Promise<ThreadState> {
-  const { db } = ctx.deps.database;
-  const [participation, overrides] = await Promise.all([
-    findParticipation(db, thread.user_id, thread.experiment_id),
-    chatLimitOverridesOf(ctx.deps, thread.experiment_id),
-  ]);
-  const limits = resolveChatLimits(ctx.defaults, overrides);
-  return { thread, limits, completed: (participation?.completed_at ?? null) !== null };
+/** The thread's state and its messages, from one read (readThread). */
+function stateOf(ctx: ChatContext, read: ThreadRead): { state: ThreadState; rows: ChatMessageRow[] } {
+  if (!read.overrides) throw notFound(EXPERIMENT_NOT_FOUND);
+  const limits = resolveChatLimits(ctx.defaults, read.overrides);
+  return { state: { thread: read.thread, limits, completed: read.completedAt !== null }, rows: read.messages };
 }
 
-async function ownThread(ctx: ChatContext, userId: string, threadId: string): Promise<ThreadState> {
-  const thread = await findOwnThread(ctx.deps.database.db, threadId, userId);
-  if (!thread) throw notFound(THREAD_NOT_FOUND);
-  return loadState(ctx, thread);
+async function ownThread(
+  ctx: ChatContext,
+  userId: string,
+  threadId: string,
+): Promise<{ state: ThreadState; rows: ChatMessageRow[] }> {
+  const read = await readThread(ctx.deps.database.db, { threadId, userId });
+  if (!read) throw notFound(THREAD_NOT_FOUND);
+  return stateOf(ctx, read);
 }
 
 const userMessages = (rows: readonly ChatMessageRow[]) => rows.filter((r) => r.role === 'user').length;
@@ -161,7 +161,6 @@ async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessag
  * server's clock), or returns the thread they already have; a new thread logs `chat_started`.
  */
 export async function initiateChat(ctx: ChatContext, userId: string, experimentId: string): Promise<InitiateReply> {
-  const { db } = ctx.deps.database;
   await journeyWrite(
     ctx.deps,
     { userId, experimentId, write: { kind: 'chat_start' } },
@@ -184,12 +183,11 @@ export async function initiateChat(ctx: ChatContext, userId: string, experimentI
       },
     },
   );
-  const thread = await findThreadFor(db, userId, experimentId);
-  if (!thread) throw new Error('chat thread missing right after insert');
-  const state = await loadState(ctx, thread);
-  const rows = await listThreadMessages(db, thread.id);
+  const read = await readThread(ctx.deps.database.db, { userId, experimentId });
+  if (!read) throw new Error('chat thread missing right after insert');
+  const { state, rows } = stateOf(ctx, read);
   return {
-    threadId: thread.id,
+    threadId: state.thread.id,
     progress: await progressOf(ctx, state, rows),
     limits: limitsView(state.limits, rows),
     messageCount: rows.filter(shownToParticipant).length,
@@ -202,12 +200,9 @@ export async function getThreadMessages(
   userId: string,
   threadId: string,
 ): Promise<ThreadMessagesReply> {
-  const state = await ownThread(ctx, userId, threadId);
-  const rows = await settleDeadReplies(
-    ctx,
-    state.thread,
-    await listThreadMessages(ctx.deps.database.db, state.thread.id),
-  );
+  const read = await ownThread(ctx, userId, threadId);
+  const { state } = read;
+  const rows = await settleDeadReplies(ctx, state.thread, read.rows);
   return {
     threadId: state.thread.id,
     messages: rows.filter(shownToParticipant).map(toChatMessage),
@@ -227,15 +222,23 @@ const replay =
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Takes the thread's reply lease; replies a dead holder left half written become `interrupted`. */
-async function takeLease(ctx: ChatContext, thread: ChatThreadRow): Promise<string | null> {
+/**
+ * Takes the thread's reply lease and reads the messages under it (no other reply adds a row meanwhile);
+ * replies a dead holder left half written become `interrupted`. Null when another holder has the lease.
+ */
+async function takeLease(
+  ctx: ChatContext,
+  thread: ChatThreadRow,
+): Promise<{ leaseId: string; rows: ChatMessageRow[] } | null> {
   const { db } = ctx.deps.database;
   const leaseId = ctx.deps.newId();
   const now = ctx.deps.clock();
   const until = new Date(now.getTime() + ctx.leaseMs).toISOString();
   if (!(await tryTakeReplyLease(db, thread.id, leaseId, now.toISOString(), until))) return null;
+  const rows = await listThreadMessages(db, thread.id);
+  if (!rows.some((r) => r.status === 'streaming')) return { leaseId, rows };
   await markStreamingInterrupted(db, thread.id, INTERRUPTED_REASON);
-  return leaseId;
+  return { leaseId, rows: await listThreadMessages(db, thread.id) };
 }
 
 /**
@@ -246,11 +249,12 @@ async function takeLease(ctx: ChatContext, thread: ChatThreadRow): Promise<strin
  */
 export async function prepareInitialMessage(ctx: ChatContext, userId: string, threadId: string): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const state = await ownThread(ctx, userId, threadId);
+  const first = await ownThread(ctx, userId, threadId);
+  const { state } = first;
   const { thread } = state;
   const maxPolls = Math.ceil(ctx.maxWaitMs / ctx.pollMs);
   for (let poll = 0; ; poll += 1) {
-    const rows = await listThreadMessages(db, thread.id);
+    const rows = poll === 0 ? first.rows : await listThreadMessages(db, thread.id);
     const greeting = rows.find(isCompleteGreeting);
     if (greeting) return replay(greeting.content);
     // No greeting, but the chat went on (the page showed the canned one): the first thing the assistant said.
@@ -259,11 +263,11 @@ export async function prepareInitialMessage(ctx: ChatContext, userId: string, th
     }
     const closure = await closureOf(ctx, state, rows);
     if (closure) throw chatClosed(closure);
-    const leaseId = await takeLease(ctx, thread);
-    if (leaseId) {
+    const lease = await takeLease(ctx, thread);
+    if (lease) {
+      const { leaseId, rows: held } = lease;
       const now = ctx.deps.clock().toISOString();
       // Someone may have finished between our read and our lease.
-      const held = await listThreadMessages(db, thread.id);
       if (held.some(isCompleteGreeting)) {
         await releaseReplyLease(db, thread.id, leaseId, now);
         continue;
@@ -305,37 +309,39 @@ export async function prepareReply(
   message: string,
 ): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const state = await ownThread(ctx, userId, threadId);
+  const { state, rows: before } = await ownThread(ctx, userId, threadId);
   const { thread } = state;
-  const before = await listThreadMessages(db, thread.id);
   const closure = await closureOf(ctx, state, before);
   if (closure) throw chatClosed(closure);
   const length = messageLength(message);
   if (length > state.limits.maxMessageChars) {
     throw new AppError(400, 'MESSAGE_TOO_LONG', messageTooLongText(length, state.limits.maxMessageChars));
   }
-  const leaseId = await takeLease(ctx, thread);
-  if (!leaseId) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
+  const lease = await takeLease(ctx, thread);
+  if (!lease) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
+  const { leaseId, rows: held } = lease;
   const messageId = ctx.deps.newId();
   let history;
   try {
     const now = ctx.deps.clock().toISOString();
-    const position = await nextPosition(db, thread.id);
-    await insertMessage(db, {
+    // Read under the lease: no other reply adds a row before ours.
+    const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
+    const sent = {
       id: ctx.deps.newId(),
       thread_id: thread.id,
       position,
-      role: 'user',
+      role: 'user' as const,
       content: message,
       is_initial: false,
-      status: 'complete',
+      status: 'complete' as const,
       created_at: now,
-    });
+    };
+    // The message and the reply's row in one statement.
+    await insertMessages(db, [sent, placeholder(messageId, thread.id, position + 1, false, now)]);
     if (userMessages(before) === 0) {
       await setThreadTitle(db, thread.id, threadTitle(thread.condition, toIso(thread.created_at), message));
     }
-    history = toHistory(await listThreadMessages(db, thread.id));
-    await insertMessage(db, placeholder(messageId, thread.id, position + 1, false, now));
+    history = toHistory([...held, sent]);
   } catch (error) {
     await releaseReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString());
     throw error;

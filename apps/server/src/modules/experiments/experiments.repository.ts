@@ -42,7 +42,15 @@ export async function findChatLimitOverrides(db: Kysely<DB>, id: string): Promis
     .select(Object.values(CHAT_LIMIT_COLUMN))
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row && toChatLimitOverrides(row);
+}
+
+/** The experiment's chat limit columns as overrides (nulls where the default applies). */
+export function toChatLimitOverrides(
+  row: Record<Exclude<(typeof CHAT_LIMIT_COLUMN)[keyof ChatLimitOverrides], 'chat_budget_usd'>, number | null> & {
+    chat_budget_usd: number | string | null;
+  },
+): ChatLimitOverrides {
   return {
     maxMessages: row.chat_max_messages,
     maxMessageChars: row.chat_max_message_chars,

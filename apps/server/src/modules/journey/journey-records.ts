@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { sectionMinSeconds, type StaticSection, type StudyDefinition } from '@studychat/contracts';
 import type { AssignmentRow, DB, SectionViewRow } from '../../db/schema.js';
 import { toMillis } from '../../db/values.js';
-import { chatFacts, chatStepDone, NO_CHAT, type ChatFacts } from '../chat/chat-facts.js';
+import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from '../chat/chat-facts.js';
 import { toAssignment } from '../participants/assignment.mapper.js';
-import { surveyFacts, type SurveyFacts } from '../surveys/survey-answers.js';
-import { computeStep, hasReached, type JourneyPosition, type JourneyRecords } from './journey-steps.js';
-import { listSectionViews } from './section-views.repository.js';
+import { toSurveyFacts, type SurveyFacts } from '../surveys/survey-answers.js';
+import { readJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
+import { computeStep, type JourneyPosition, type JourneyRecords } from './journey-steps.js';
 
 /** Everything the journey reads about one participant in one experiment, from the modules that own it. */
 export interface JourneyFacts {
@@ -53,38 +53,23 @@ export function toState(facts: JourneyFacts, study: StudyDefinition): JourneySta
   return { facts, records, position: computeStep(records), sections };
 }
 
-/** Which facts a caller needs beyond those that decide the step. */
-export interface LoadScope {
-  views?: boolean;
-  chat?: boolean;
+/** The facts as the modules that own them read their rows (the surveys by the study's answer keys). */
+export function toFacts(rows: JourneyFactRows, study: StudyDefinition): JourneyFacts {
+  return {
+    assignment: rows.assignment,
+    surveys: toSurveyFacts(study, rows.surveys),
+    views: rows.views,
+    chat: rows.thread ? toChatFacts(rows.thread, rows.messages) : NO_CHAT,
+  };
 }
 
-/**
- * Loads the participant's facts and computes their step. Later facts are read only when the step needs
- * them (the step is the first one not done, so the section records do not matter before the sections, nor
- * the chat before the chat), unless `scope` asks for them: a write's idempotent repeat, or the full read.
- */
-export async function loadJourneyState(
+/** The participant's facts and step in one read (journey-facts.repository.ts); undefined before they joined. */
+export async function readJourneyState(
   db: Kysely<DB>,
   study: StudyDefinition,
-  assignment: AssignmentRow,
-  scope: LoadScope = {},
-): Promise<JourneyState> {
-  const { user_id: userId, experiment_id: experimentId } = assignment;
-  const facts: JourneyFacts = {
-    assignment,
-    surveys: await surveyFacts(db, study, userId, experimentId),
-    views: [],
-    chat: NO_CHAT,
-  };
-  let state = toState(facts, study);
-  if (scope.views || hasReached(state.position, 'sections')) {
-    facts.views = await listSectionViews(db, assignment.id);
-    state = toState(facts, study);
-  }
-  if (scope.chat || hasReached(state.position, 'chat')) {
-    facts.chat = await chatFacts(db, userId, experimentId);
-    state = toState(facts, study);
-  }
-  return state;
+  userId: string,
+  experimentId: string,
+): Promise<JourneyState | undefined> {
+  const rows = await readJourneyFacts(db, userId, experimentId);
+  return rows && toState(toFacts(rows, study), study);
 }

@@ -10,9 +10,10 @@ import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
-import { findAssignment, lockAssignment } from '../participants/assignments.repository.js';
+import { findAssignment } from '../participants/assignments.repository.js';
 import { appendEvent, countParticipantEvents } from './journey-events.repository.js';
-import { loadJourneyState, type JourneyState, type LoadScope } from './journey-records.js';
+import { lockJourneyFacts } from './journey-facts.repository.js';
+import { readJourneyState, toFacts, toState, type JourneyState } from './journey-records.js';
 import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
 import { toJourney } from './journey.mapper.js';
 
@@ -46,13 +47,6 @@ export interface JourneyWriteInput {
   userId: string;
   experimentId: string;
   write: JourneyWrite;
-}
-
-/** The records a write needs loaded even when its step does not (to answer an idempotent repeat). */
-function scopeOf(write: JourneyWrite): LoadScope {
-  if (write.kind === 'section_open' || write.kind === 'section_finish') return { views: true };
-  if (write.kind === 'chat_start') return { chat: true };
-  return {};
 }
 
 function describeWrite(write: JourneyWrite): Record<string, unknown> {
@@ -92,10 +86,11 @@ type Settled<T> = { kind: 'done'; value: T } | { kind: 'refused'; error: AppErro
 export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, handlers: StepHandlers<T>): Promise<T> {
   const study = await deps.studies(input.experimentId);
   const settled = await deps.database.db.transaction().execute(async (trx): Promise<Settled<T>> => {
-    const assignment = await lockAssignment(trx, input.userId, input.experimentId);
-    if (!assignment) return { kind: 'absent' };
+    const rows = await lockJourneyFacts(trx, input.userId, input.experimentId);
+    if (!rows) return { kind: 'absent' };
+    const { assignment } = rows;
     const now = deps.clock();
-    const state = await loadJourneyState(trx, study, assignment, scopeOf(input.write));
+    const state = toState(toFacts(rows, study), study);
     const ctx: StepContext = { trx, state, study, now };
     const log = async (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) => {
       if ((REFUSAL_EVENTS as readonly JourneyEventType[]).includes(type)) {
@@ -130,11 +125,9 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
 
 /** The participant's journey in one experiment, for the browser (404 before they have joined). */
 export async function getJourney(deps: AppDeps, userId: string, experimentId: string): Promise<Journey> {
-  const { db } = deps.database;
-  const assignment = await findAssignment(db, userId, experimentId);
-  if (!assignment) throw notFound(NO_PARTICIPATION);
   const study = await deps.studies(experimentId);
-  const state = await loadJourneyState(db, study, assignment, { views: true, chat: true });
+  const state = await readJourneyState(deps.database.db, study, userId, experimentId);
+  if (!state) throw notFound(NO_PARTICIPATION);
   return toJourney(state, deps.clock());
 }
 
@@ -155,11 +148,10 @@ export async function assertPathwayEarned(
   experimentId: string,
   pathway: Pathway,
 ): Promise<void> {
-  const { db } = deps.database;
-  const assignment = await findAssignment(db, userId, experimentId);
-  const state = assignment ? await loadJourneyState(db, await deps.studies(experimentId), assignment) : null;
+  const study = await deps.studies(experimentId);
+  const state = await readJourneyState(deps.database.db, study, userId, experimentId);
   const earned =
-    state !== null && (state.records.completion === pathway || state.position.step === PATHWAY_STEP[pathway]);
+    state !== undefined && (state.records.completion === pathway || state.position.step === PATHWAY_STEP[pathway]);
   if (!earned) throw new AppError(403, 'PATHWAY_NOT_EARNED', NOT_EARNED[pathway]);
 }
 

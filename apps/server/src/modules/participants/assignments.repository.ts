@@ -47,11 +47,15 @@ export async function prolificIdsOfUser(db: Kysely<DB>, userId: string): Promise
 }
 
 /**
- * Inserts unless this user already has an assignment for the experiment; true when inserted. The row is
- * stamped with the study version its experiment pins, in the same statement.
+ * Inserts unless this user already has an assignment for the experiment; the inserted row (RETURNING), or
+ * undefined when there was one. The row is stamped with the study version its experiment pins, in the
+ * same statement.
  */
-export async function insertAssignmentOnce(db: Kysely<DB>, row: Insertable<AssignmentsTable>): Promise<boolean> {
-  const result = await db
+export function insertAssignmentOnce(
+  db: Kysely<DB>,
+  row: Insertable<AssignmentsTable>,
+): Promise<AssignmentRow | undefined> {
+  return db
     .insertInto('assignments')
     .values((eb) => ({
       ...row,
@@ -61,8 +65,8 @@ export async function insertAssignmentOnce(db: Kysely<DB>, row: Insertable<Assig
         .where('experiments.id', '=', row.experiment_id),
     }))
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
+    .returningAll()
     .executeTakeFirst();
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
 /**
@@ -89,19 +93,20 @@ export async function claimProlificId(
 
 /**
  * Updates the assignment only while `unsetColumn` is still null, so a value once written never
- * changes (consent time, Prolific id, condition, completion). True when this call wrote it.
+ * changes (consent time, Prolific id, condition, completion). The row as written when this call wrote
+ * it (RETURNING: no read after the write), undefined otherwise.
  */
-export async function updateAssignmentIfUnset(
+export function updateAssignmentIfUnset(
   db: Kysely<DB>,
   id: string,
   unsetColumn: 'consent_timestamp' | 'prolific_pid' | 'assigned_condition' | 'completed_at',
   changes: Updateable<AssignmentsTable>,
-): Promise<boolean> {
-  const result = await db
+): Promise<AssignmentRow | undefined> {
+  return db
     .updateTable('assignments')
     .set(changes)
     .where('id', '=', id)
     .where(unsetColumn, 'is', null)
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }

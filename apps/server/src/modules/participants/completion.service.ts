@@ -6,7 +6,7 @@ import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { toCompletionStatus } from './assignment.mapper.js';
-import { findAssignmentById, updateAssignmentIfUnset } from './assignments.repository.js';
+import { updateAssignmentIfUnset } from './assignments.repository.js';
 
 /**
  * Records completion once, at the pathway's completion step (the exits after the entry choice and the
@@ -21,24 +21,24 @@ export async function recordCompletion(
   pathway: Pathway,
 ): Promise<CompletionStatus> {
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
-  const id = await journeyWrite(
+  const row = await journeyWrite(
     deps,
     { userId, experimentId, write: { kind: 'completion', pathway } },
     {
-      repeat: async ({ state }) => state.facts.assignment.id,
+      repeat: async ({ state }) => state.facts.assignment,
       apply: async ({ trx, state, now }) => {
         const iso = now.toISOString();
         const code = await findCompletionCode(trx, experimentId, pathway);
-        await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'completed_at', {
+        const written = await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'completed_at', {
           completion_pathway: pathway,
           completion_code: code,
           completed_at: iso,
           intervention_completed_timestamp: pathway === 'complete' ? iso : null,
           updated_at: iso,
         });
-        return { result: state.facts.assignment.id, event: { type: 'completed', data: { pathway } } };
+        return { result: written ?? state.facts.assignment, event: { type: 'completed', data: { pathway } } };
       },
     },
   );
-  return toCompletionStatus(await findAssignmentById(deps.database.db, id));
+  return toCompletionStatus(row);
 }

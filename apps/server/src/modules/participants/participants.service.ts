@@ -68,7 +68,7 @@ export async function createAssignment(
 
   const now = deps.clock();
   const id = deps.newId();
-  await db.transaction().execute(async (trx) => {
+  const row = await db.transaction().execute(async (trx) => {
     const inserted = await insertAssignmentOnce(trx, {
       id,
       user_id: input.user_id,
@@ -92,8 +92,9 @@ export async function createAssignment(
     const claim = { experimentId: input.experiment_id, prolificPid: pid, assignmentId: id, userId: input.user_id };
     if (!(await claimProlificId(trx, { ...claim, now: now.toISOString() }))) throw prolificIdTaken();
     await logJoined(trx, { userId: input.user_id, experimentId: input.experiment_id, assignmentId: id, now });
+    return inserted;
   });
-  return reread(deps, id);
+  return toAssignment(row);
 }
 
 export async function getAssignment(
@@ -108,23 +109,23 @@ export async function getAssignment(
 
 /** Records consent once, at the consent step; a repeat keeps the first time. */
 export async function giveConsent(deps: AppDeps, userId: string, experimentId: string): Promise<Assignment> {
-  const id = await journeyWrite(
+  const row = await journeyWrite(
     deps,
     { userId, experimentId, write: { kind: 'consent' } },
     {
-      repeat: async ({ state }) => state.facts.assignment.id,
+      repeat: async ({ state }) => state.facts.assignment,
       apply: async ({ trx, state, now }) => {
         const iso = now.toISOString();
-        await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'consent_timestamp', {
+        const written = await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'consent_timestamp', {
           consent_given: true,
           consent_timestamp: iso,
           updated_at: iso,
         });
-        return { result: state.facts.assignment.id, event: { type: 'consented' } };
+        return { result: written ?? state.facts.assignment, event: { type: 'consented' } };
       },
     },
   );
-  return reread(deps, id);
+  return toAssignment(row);
 }
 
 /**

@@ -6,7 +6,7 @@ import { conflict } from '../../lib/errors.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from './assignment.mapper.js';
-import { findAssignmentById, updateAssignmentIfUnset } from './assignments.repository.js';
+import { updateAssignmentIfUnset } from './assignments.repository.js';
 import { permutedBlock, stratumFor } from './permuted-block.js';
 
 const MAX_ATTEMPTS = 25;
@@ -82,17 +82,12 @@ async function claimAndAssign(
     const condition = CONDITIONS.find((c) => c === slot.condition);
     if (!condition) throw new Error(`allocation slot ${slot.id} holds an unknown condition`);
     // The journey write holds the participant's row, so nothing else can assign a condition meanwhile.
-    if (
-      !(await updateAssignmentIfUnset(trx, assignmentId, 'assigned_condition', {
-        assigned_condition: condition,
-        stratum,
-        condition_assigned_at: now,
-        updated_at: now,
-      }))
-    ) {
-      throw new RetryAttempt();
-    }
-    const assigned = await findAssignmentById(trx, assignmentId);
+    const assigned = await updateAssignmentIfUnset(trx, assignmentId, 'assigned_condition', {
+      assigned_condition: condition,
+      stratum,
+      condition_assigned_at: now,
+      updated_at: now,
+    });
     if (!assigned) throw new RetryAttempt();
     return assigned;
   }

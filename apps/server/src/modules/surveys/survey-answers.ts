@@ -44,6 +44,14 @@ export async function surveyFacts(
     .where('user_id', '=', userId)
     .where('experiment_id', '=', experimentId)
     .execute();
+  return toSurveyFacts(study, rows);
+}
+
+/** The survey facts from the participant's stored responses (type and JSON text of each), by the study's keys. */
+export function toSurveyFacts(
+  study: StudyDefinition,
+  rows: readonly { survey_type: string; responses: string }[],
+): SurveyFacts {
   const answers = (type: string) => {
     const row = rows.find((r) => r.survey_type === type);
     return row ? (parseJsonObject(row.responses) ?? {}) : null;

@@ -1,0 +1,90 @@
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
+import type { AssignmentRow, ChatMessageRow, DB, SectionViewRow } from '../../db/schema.js';
+import { lockAssignment } from '../participants/assignments.repository.js';
+
+// The participant's journey facts (assignment, survey responses, section records, chat thread and its
+// messages) in one statement: the related rows come back as JSON arrays in columns of the assignment's row
+// (json_agg on PostgreSQL, json_group_array on SQLite), read by the modules that own them (journey-records.ts).
+
+export interface JourneyFactRows {
+  assignment: AssignmentRow;
+  surveys: { survey_type: string; responses: string }[];
+  views: SectionViewRow[];
+  thread: { id: string; closed_reason: string | null } | null;
+  /** The thread's messages in order, with what progress is counted from. */
+  messages: Pick<ChatMessageRow, 'role' | 'status' | 'content'>[];
+}
+
+const VIEW_COLUMNS = [
+  'id',
+  'assignment_id',
+  'user_id',
+  'experiment_id',
+  'condition',
+  'section_index',
+  'section_id',
+  'min_seconds',
+  'opened_at',
+  'finished_at',
+  'visible_seconds',
+  'hidden_seconds',
+  'study_version_id',
+] as const satisfies readonly (keyof SectionViewRow)[];
+
+/**
+ * The participant's facts in one experiment, one statement; undefined before they joined. Inside a
+ * PostgreSQL transaction, lock the assignment first (lockAssignment) and read the facts after it: a
+ * statement that waits for a row lock reads other tables as they were when it started.
+ */
+export async function readJourneyFacts(
+  db: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+): Promise<JourneyFactRows | undefined> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const survey = jsonObject(pg, 's', ['survey_type', 'responses']);
+  const view = jsonObject(pg, 'v', VIEW_COLUMNS);
+  const thread = jsonObject(pg, 't', ['id', 'closed_reason']);
+  const message = jsonObject(pg, 'm', ['position', 'role', 'status', 'content']);
+  const { rows } = await sql<AssignmentRow & Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages', unknown>>`
+    select a.*,
+      (select ${jsonArray(pg, survey)} from survey_responses s
+        where s.user_id = a.user_id and s.experiment_id = a.experiment_id) as f_surveys,
+      (select ${jsonArray(pg, view)} from section_views v where v.assignment_id = a.id) as f_views,
+      (select ${thread} from chat_threads t
+        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_thread,
+      (select ${jsonArray(pg, message)} from chat_messages m join chat_threads t on t.id = m.thread_id
+        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages
+    from assignments a
+    where a.user_id = ${userId} and a.experiment_id = ${experimentId}`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const { f_surveys, f_views, f_thread, f_messages, ...assignment } = row;
+  const views = parsed<SectionViewRow[]>(f_views).sort((a, b) => a.section_index - b.section_index);
+  const messages = parsed<(JourneyFactRows['messages'][number] & { position: number })[]>(f_messages).sort(
+    (a, b) => a.position - b.position,
+  );
+  return {
+    assignment: assignment as AssignmentRow,
+    surveys: parsed(f_surveys),
+    views,
+    thread: f_thread === null ? null : parsed(f_thread),
+    messages,
+  };
+}
+
+/**
+ * The facts for a journey write, in its transaction, with the assignment's row locked on PostgreSQL first
+ * (SQLite runs one transaction at a time). Undefined before the participant joined.
+ */
+export async function lockJourneyFacts(
+  trx: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+): Promise<JourneyFactRows | undefined> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter && !(await lockAssignment(trx, userId, experimentId))) {
+    return undefined;
+  }
+  return readJourneyFacts(trx, userId, experimentId);
+}

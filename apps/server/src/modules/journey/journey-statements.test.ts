@@ -1,0 +1,77 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { createAndLogin, useTestApp } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
+import { COMPLETE_CHAT, createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
+
+// Statements per request on the participant's hot paths (issue 16, `npm run bench:journey`): the journey's
+// facts and the chat's thread are each one read; a write re-reads nothing it wrote. The auth guard's own
+// statements (the session check, the last-seen touch) are left out: they are counted in session-cache.test.ts.
+const GUARD = /from "sessions"|update "users" set "last_seen_at"/;
+const FACT_TABLES = /"?(assignments|survey_responses|section_views|chat_threads|chat_messages)"? /;
+
+describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  async function statementsOf(run: () => Promise<LightMyRequestResponse>): Promise<string[]> {
+    const seen: string[] = [];
+    t().database.queries.onQuery = (statement) => {
+      if (!GUARD.test(statement)) seen.push(statement.replace(/\s+/g, ' ').trim());
+    };
+    try {
+      const res = await run();
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    } finally {
+      t().database.queries.onQuery = undefined;
+    }
+    return seen;
+  }
+
+  async function participant(until: Parameters<typeof participantAt>[2]) {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id: experimentId } = await createExperiment(t(), admin);
+    return { user: await participantAt(t(), experimentId, until), experimentId };
+  }
+
+  it('reads the whole journey (surveys, sections, chat and its messages) in one statement besides the study', async () => {
+    const { user, experimentId } = await participant('chatted');
+    const statements = await statementsOf(() => send(t(), user, 'GET', `/api/participants/journey/${experimentId}`));
+    expect(statements.filter((s) => FACT_TABLES.test(s))).toHaveLength(1);
+    expect(statements).toHaveLength(2);
+  });
+
+  it('a journey write: the study, the facts after the lock, its row and its event, in one transaction', async () => {
+    const { user, experimentId } = await participant('assigned');
+    const statements = await statementsOf(() =>
+      send(t(), user, 'POST', '/api/participants/sections/open', { experimentId, sectionIndex: 0 }),
+    );
+    const lock = dialect === 'postgres' ? 1 : 0;
+    expect(statements.filter((s) => /^select/i.test(s) && FACT_TABLES.test(s))).toHaveLength(1 + lock);
+    expect(statements).toHaveLength(6 + lock);
+  });
+
+  it('consent and completion return the row they wrote (RETURNING), with no read after the write', async () => {
+    const { user, experimentId } = await participant('joined');
+    const consent = await statementsOf(() => send(t(), user, 'POST', '/api/participants/consent', { experimentId }));
+    const commit = consent.findIndex((s) => /^commit/i.test(s));
+    expect(commit).toBeGreaterThan(0);
+    expect(consent.slice(commit + 1)).toEqual([]);
+  });
+
+  it('a chat message: the thread with its limits, completion and messages in one read, both rows in one insert', async () => {
+    const { user, experimentId } = await participant('sections');
+    const { threadId } = (await send(t(), user, 'POST', '/api/chat/initiate', { experimentId })).json<{
+      threadId: string;
+    }>();
+    await send(t(), user, 'GET', `/api/chat/threads/${threadId}/initial-message`);
+    const statements = await statementsOf(() =>
+      send(t(), user, 'POST', `/api/chat/threads/${threadId}/messages`, { message: COMPLETE_CHAT[0] }),
+    );
+    const reads = statements.filter((s) => /^select/i.test(s));
+    // The thread's read, the messages under the lease, the study's prompts, the messages in the reply's
+    // own transaction (which decides whether this reply completed the chat).
+    expect(reads.filter((s) => FACT_TABLES.test(s))).toHaveLength(3);
+    expect(reads).toHaveLength(4);
+    expect(statements.filter((s) => /^insert into "chat_messages"/i.test(s))).toHaveLength(1);
+  });
+});
