@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { CHAT_LIMIT_MAX, type ChatLimits } from '@studychat/contracts';
 import { z } from 'zod';
+import { defaultMaxConnections } from './connection-ceiling.js';
 import { DEFAULT_WEB_DIST_DIR, REPO_ROOT } from './paths.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -72,7 +73,8 @@ export type PriceTable = z.infer<typeof PriceTable>;
 
 /**
  * With these a trickling body is cut within 25 s (the request deadline plus Node's 5 s check interval);
- * 800 connections stay well under the common open-file limit of 1,024.
+ * 800 connections stay well under the common open-file limit of 1,024 (the tests' value; the server's
+ * default follows the process's own limit: MAX_CONNECTIONS below).
  */
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
@@ -139,7 +141,8 @@ export const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
   IDLE_TIMEOUT_MS: positiveInt(DEFAULT_HTTP_LIMITS.idleTimeoutMs),
-  MAX_CONNECTIONS: positiveInt(DEFAULT_HTTP_LIMITS.maxConnections),
+  /** Default: a margin below the open-file limit (connection-ceiling.ts); 800 where it cannot be read. */
+  MAX_CONNECTIONS: positiveInt(defaultMaxConnections()),
   WEB_DIST_DIR: optionalString,
   /**
    * `manual` lets the browser tests move the server clock forward (POST /api/test/clock, admins only), so

@@ -63,7 +63,9 @@ export async function runJourney(input: JourneyInput): Promise<void> {
       }
       if (!ok) error ??= `${res.status} ${text.slice(0, 200)}`;
     } catch (caught) {
-      error = String(caught);
+      // fetch's own message is only "fetch failed": the socket's error is its cause.
+      const cause = (caught as { cause?: unknown }).cause;
+      error = cause === undefined ? String(caught) : `${String(caught)} (${String(cause)})`;
     }
     input.record({
       endpoint: `${method} ${endpoint}`,

@@ -62,6 +62,9 @@ function start(script: string, args: string[], env: Record<string, string>): Lin
 interface Stats {
   queries: number;
   cpuMs: number;
+  peakConnections: number;
+  droppedConnections: number;
+  maxConnections: number;
 }
 interface LoadResult {
   endpoints: EndpointFigure[];
@@ -144,6 +147,10 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
   console.log(`queries per journey: ${queries.toFixed(1)}  ${verdict(queriesOk)} (budget ${BUDGET.queriesPerJourney})`);
   console.log(`server CPU per journey: ${cpu.toFixed(1)} ms  ${verdict(cpuOk)} (budget ${cpuBudget} ms, Node only)`);
   console.log(`errors: ${errors} (${result.failed} journeys failed)  ${verdict(errors === 0 && result.failed === 0)}`);
+  console.log(
+    `connections: at most ${after.peakConnections} open at once, ${after.droppedConnections} closed unanswered ` +
+      `at the server's ceiling (MAX_CONNECTIONS ${after.maxConnections})`,
+  );
   for (const c of checks) console.log(`check: ${c.name}: ${c.ok ? 'ok' : 'FAILED'} (${c.detail})`);
   return ok && queriesOk && cpuOk && errors === 0 && result.failed === 0 && checks.every((c) => c.ok);
 }

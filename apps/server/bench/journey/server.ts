@@ -77,6 +77,17 @@ database.queries.onQuery = (statement) => {
   const text = statement.replace(/\s+/g, ' ').slice(0, 140);
   entry.statements.set(text, (entry.statements.get(text) ?? 0) + 1);
 };
+// Connections: the most open at once, and those the server's ceiling (MAX_CONNECTIONS, decision 0019)
+// closed unanswered: the load client sees those as "fetch failed (other side closed)".
+let openConnections = 0;
+let peakConnections = 0;
+let droppedConnections = 0;
+app.server.on('connection', (socket) => {
+  openConnections += 1;
+  peakConnections = Math.max(peakConnections, openConnections);
+  socket.once('close', () => (openConnections -= 1));
+});
+app.server.on('drop', () => (droppedConnections += 1));
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const adminEmail = 'admin@bench.test';
@@ -122,7 +133,13 @@ for await (const line of createInterface({ input: process.stdin })) {
   const command = line.trim();
   if (command === 'stats') {
     const cpu = process.cpuUsage();
-    write({ queries: database.queries.count, cpuMs: (cpu.user + cpu.system) / 1000 });
+    write({
+      queries: database.queries.count,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      peakConnections,
+      droppedConnections,
+      maxConnections: app.server.maxConnections,
+    });
   } else if (command === 'trace') {
     write(
       [...perEndpoint].map(([endpoint, e]) => ({
