@@ -2,10 +2,10 @@ import { MAX_LOGGED_PASTES } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import { appendEvent, countParticipantEvents } from '../journey/journey-events.repository.js';
-import { loadJourneyState } from '../journey/journey-records.js';
+import { lockJourneyFacts } from '../journey/journey-facts.repository.js';
+import { toFacts, toState } from '../journey/journey-records.js';
 import { stepOutOfOrder } from '../journey/journey.service.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
-import { lockAssignment } from '../participants/assignments.repository.js';
 
 // A paste (or drop) the chat box blocked is recorded as a journey event `paste_blocked` with the pasted
 // length, never the text (docs/decisions/0028): the data package counts them per participant.
@@ -28,9 +28,10 @@ export async function recordBlockedPaste(
 ): Promise<{ recorded: boolean }> {
   const study = await deps.studies(input.experimentId);
   const outcome = await deps.database.db.transaction().execute(async (trx) => {
-    const assignment = await lockAssignment(trx, userId, input.experimentId);
-    if (!assignment) throw notFound(NO_PARTICIPATION);
-    const state = await loadJourneyState(trx, study, assignment, { chat: true });
+    const rows = await lockJourneyFacts(trx, userId, input.experimentId);
+    if (!rows) throw notFound(NO_PARTICIPATION);
+    const { assignment } = rows;
+    const state = toState(toFacts(rows, study), study);
     const chatOpen = state.position.step === 'chat' || state.position.step === 'post_survey';
     if (!state.records.chatStarted || !chatOpen) throw stepOutOfOrder(state);
     const logged = await countParticipantEvents(trx, input.experimentId, userId, ['paste_blocked']);
