@@ -30,6 +30,16 @@ export const SLEEP_STUDY: StudyDefinition = {
     labels: { min: 'Not at all', mid: 'Unsure', max: 'Completely' },
     key: 'bedtime_intention',
   },
+  pages: {
+    staticIntro: {
+      title: 'Bedtime reading',
+      paragraphs: ['You will now read {sections} short pages about {topic}.', 'Then you can chat with an assistant.'],
+    },
+    completion: {
+      thanks: 'Thank you for helping with the bedtime study.',
+      instructions: 'Please paste this code into Prolific to finish the bedtime study.',
+    },
+  },
   pre: {
     title: 'About Your Family',
     intro: 'Please answer these questions about your family.',

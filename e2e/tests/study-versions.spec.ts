@@ -96,7 +96,11 @@ test('a second study written in the admin editor is pinned and walked to its com
 
   const condition = (await p.evaluate(() => sessionStorage.getItem('assignedCondition'))) as 'mmr' | 'control';
   const content = SLEEP_STUDY.conditions[condition];
-  await expect(p.getByText(content.topic)).toBeVisible();
+  // The second study's own static-intro texts, with its topic and number of sections filled in.
+  await expect(p.getByRole('heading', { name: 'Bedtime reading' })).toBeVisible();
+  await expect(
+    p.getByText(`You will now read ${content.sections.length} short pages about ${content.topic}.`),
+  ).toBeVisible();
   await p.getByRole('button', { name: 'Begin' }).click();
   await expect(p).toHaveURL(/\/static$/);
   const count = content.sections.length;
@@ -128,6 +132,8 @@ test('a second study written in the admin editor is pinned and walked to its com
   await expect(p.getByText('Thank you! Your responses have been recorded. Redirecting...')).toBeVisible();
   await p.clock.runFor(1500);
   await expectCode(p, experiment.codes.complete ?? '');
+  await expect(p.getByText('Thank you for helping with the bedtime study.')).toBeVisible();
+  await expect(p.getByText('Please paste this code into Prolific to finish the bedtime study.')).toBeVisible();
   await context.close();
 
   // The version has been run: the editor now refuses changes and offers a clone.

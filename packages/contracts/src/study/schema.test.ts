@@ -91,4 +91,15 @@ describe('StudyDefinitionSchema', () => {
     expect(upgradeStudyDefinition(old as StoredStudyDefinition)).toEqual(studyDefinition);
     expect(upgradeStudyDefinition(clone())).toEqual(studyDefinition);
   });
+
+  it("checks a study's own page texts, which are optional (the spec's wording otherwise)", () => {
+    const good = clone();
+    good.pages = { completion: { thanks: 'Thanks.', instructions: 'Paste the code.' } };
+    expect(validateStudyDefinition(good).ok).toBe(true);
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.pages = { staticIntro: { title: '', paragraphs: [] }, extra: 1 };
+    const result = validateStudyDefinition(bad);
+    const paths = result.ok ? [] : result.issues.map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['pages.staticIntro.title', 'pages.staticIntro.paragraphs', 'pages']));
+  });
 });

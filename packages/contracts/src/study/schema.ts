@@ -163,6 +163,19 @@ export const StudyDefinitionSchema = z
         key: AnswerKey.default(MMR_BASELINE_KEY),
       })
       .strict(),
+    pages: z
+      .object({
+        staticIntro: z
+          .object({ title: Line(200), paragraphs: z.array(Paragraph).min(1).max(10) })
+          .strict()
+          .optional(),
+        completion: z
+          .object({ thanks: Text(1_000), instructions: Text(2_000) })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
     pre: PreSurveySchema.default(() => structuredClone(mmrPreSurvey)),
     post: z.object({ title: Line(200), question: Text(1_000) }).strict(),
     conditions: perCondition(ConditionContentSchema),

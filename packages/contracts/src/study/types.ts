@@ -92,6 +92,11 @@ export interface StudyDefinition {
     /** The answer key of the 1-7 intention; 7 is the ceiling exit. */
     key: string;
   };
+  /**
+   * Texts of the pages around the reading and at the end (docs/decisions/0034); each one absent is the built-in
+   * wording, the spec's, which the web keeps in the page (so the MMR study and older versions leave them out).
+   */
+  pages?: StudyPages;
   /** The pre-study survey (before the condition is assigned). */
   pre: { title: string; intro: string; questions: SurveyQuestion[] };
   post: { title: string; question: string };
@@ -101,6 +106,14 @@ export interface StudyDefinition {
     /** Canned greeting per condition when the initial chat message cannot be streamed or fetched. */
     fallbackGreetings: Record<Condition, string>;
   };
+}
+
+/** A study's own texts for the static-intro and completion pages. */
+export interface StudyPages {
+  /** Before the sections. `{topic}` and `{sections}` in a paragraph become the condition's topic and count. */
+  staticIntro?: { title: string; paragraphs: string[] };
+  /** The completion page: the thanks above the code, and what to do with the code. */
+  completion?: { thanks: string; instructions: string };
 }
 
 /** The stored values of the entry choice: going on to the study, or leaving with no concerns. */

@@ -16,6 +16,7 @@ export function secondStudy(): StudyDefinition {
   study.entry.key = 'bedtime_plan';
   study.entry.values = { continue: 'unsure', exit: 'settled' };
   study.baseline.key = 'bedtime_intention';
+  study.pages = { completion: { thanks: 'Thanks from the sleep study.', instructions: 'Paste the code.' } };
   study.baseline.question = 'How much do you intend to keep a regular bedtime for your child next week?';
   study.pre = {
     title: 'About your family',
@@ -138,6 +139,7 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
     expect(view.version_id).toBe(version.id);
     expect(view.baseline.question).toContain('regular bedtime');
     expect(view.pre.questions.map((q) => q.key)).toEqual(['children', 'sleep_worry']);
+    expect(view.pages?.completion?.thanks).toBe('Thanks from the sleep study.');
     expect(view.entry).toMatchObject({ key: 'bedtime_plan', values: { continue: 'unsure', exit: 'settled' } });
     expect(view.conditions.mmr.sections.map((s) => s.minSeconds)).toEqual([5, 10, 15]);
 

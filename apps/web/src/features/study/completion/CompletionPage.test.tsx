@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { studyDefinition } from '@studychat/contracts/web';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, journey, loginAs, mockApi, renderAt } from '../test-support';
 import { CompletionPage } from './CompletionPage';
@@ -155,5 +156,26 @@ describe('CompletionPage', () => {
     expect(api.keys()).toContain('POST /api/auth/logout');
     expect(sessionStorage.length).toBe(0);
     expect(localStorage.length).toBe(0);
+  });
+
+  it("shows the study's own thanks and instructions when it has them, the spec's otherwise", async () => {
+    mockApi({ [CODE_URL]: { status: 200, body: { code: 'C-9', pathway: 'complete', key: 'complete' } } });
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const study = {
+      ...studyDefinition,
+      pages: { completion: { thanks: 'Thanks from the bedtime study.', instructions: 'Paste it into Prolific.' } },
+    };
+    renderAt(
+      <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
+        <CompletionPage />
+      </JourneyContext>,
+      '/completion?pathway=complete',
+      '/completion',
+    );
+    expect(await screen.findByText('C-9')).toBeInTheDocument();
+    expect(screen.getByText(/Thanks from the bedtime study\./)).toBeInTheDocument();
+    expect(screen.getByText('Paste it into Prolific.')).toBeInTheDocument();
+    expect(screen.queryByText(/Thank you for taking part in this study/)).toBeNull();
   });
 });

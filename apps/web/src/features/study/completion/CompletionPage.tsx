@@ -93,11 +93,13 @@ export function CompletionPage() {
   }
 
   const code = state.kind === 'code' ? state.code : null;
+  // The study's own texts, if it has them; else the spec's.
+  const own = useJourney().study?.pages?.completion;
   return (
     <StudyLayout title="Study Complete!">
       <Card>
         <p className="text-base leading-relaxed text-slate-800 sm:text-lg">
-          Thank you for taking part in this study.
+          {own?.thanks ?? 'Thank you for taking part in this study.'}
           {(state.kind === 'code' || state.kind === 'not-set') && ' Your responses have been recorded.'}
         </p>
         <div className="mt-6 rounded-xl border-2 border-dashed border-brand-500 bg-brand-50 px-4 py-5 text-center">
@@ -152,8 +154,8 @@ export function CompletionPage() {
               </Alert>
             )}
             <p className="mt-5 text-sm text-slate-700 sm:text-base">
-              Please submit this code on Prolific so that your participation can be confirmed and paid. The link opens
-              Prolific in a new tab with your code filled in.
+              {own?.instructions ??
+                'Please submit this code on Prolific so that your participation can be confirmed and paid. The link opens Prolific in a new tab with your code filled in.'}
             </p>
           </>
         )}

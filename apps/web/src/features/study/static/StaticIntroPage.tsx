@@ -14,19 +14,28 @@ export function StaticIntroPage() {
   const condition = useJourney().journey?.condition ?? readStudySession().assignedCondition ?? 'control';
   const content = study.conditions[condition];
   const count = content.sections.length;
+  // The study's own texts, if it has them (its topic and number of sections filled in); else the spec's.
+  const own = study.pages?.staticIntro;
+  const fill = (text: string) => text.replaceAll('{topic}', content.topic).replaceAll('{sections}', String(count));
   return (
-    <StudyLayout title="Before you begin">
+    <StudyLayout title={own?.title ?? 'Before you begin'}>
       <Card>
         <div className="space-y-3 text-base leading-relaxed text-slate-800 sm:text-lg">
-          <p>
-            Next, you will read {count === 4 ? 'four' : count} short sections of information about{' '}
-            <strong className="font-semibold text-slate-900">{content.topic}</strong>.
-          </p>
-          <p>
-            Each section stays on screen for a short minimum time. When the time is up and you have read to the end of
-            the section, you can move on to the next one.
-          </p>
-          <p>After the last section, you will have a short conversation with an AI assistant.</p>
+          {own ? (
+            own.paragraphs.map((text, index) => <p key={index}>{fill(text)}</p>)
+          ) : (
+            <>
+              <p>
+                Next, you will read {count === 4 ? 'four' : count} short sections of information about{' '}
+                <strong className="font-semibold text-slate-900">{content.topic}</strong>.
+              </p>
+              <p>
+                Each section stays on screen for a short minimum time. When the time is up and you have read to the end
+                of the section, you can move on to the next one.
+              </p>
+              <p>After the last section, you will have a short conversation with an AI assistant.</p>
+            </>
+          )}
         </div>
         <div className="mt-6">
           <Button block onClick={() => navigate(`/experiment/${experimentId}/static`, { replace: true })}>
