@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
-import { loadExperimentStudy } from '../modules/studies/study-source.js';
+import { createStudySource } from '../modules/studies/study-source.js';
 import type { Database } from '../db/database.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import { createStudyScriptedModel } from '../llm/create-chat-model.js';
@@ -17,7 +17,8 @@ export const builtInStudy: StudySource = () => Promise.resolve(studyDefinition);
 
 /** The study of the version each experiment pins (the built-in study for an experiment without one). */
 export function databaseStudies(database: Database): StudySource {
-  return async (experimentId) => (await loadExperimentStudy(database.db, experimentId)).definition;
+  const load = createStudySource(database.db);
+  return async (experimentId) => (await load(experimentId)).definition;
 }
 
 /** What the app needs from the outside world; tests pass their own clock and ids (DESIGN.md convention 3). */

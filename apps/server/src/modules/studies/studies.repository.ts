@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, StudyVersionRow, StudyVersionsTable } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
 
@@ -9,28 +9,38 @@ export interface StudyVersionListRow extends StudyVersionRow {
 }
 
 /**
- * True once a real participant was stamped with this version, or joined an experiment pinning it. Test runs
- * ("preview as participant", is_test) do not lock it: a researcher previews, edits and previews again
- * (docs/decisions/0045).
+ * True once a real participant was stamped with this version, or joined (or withdrew from) an experiment
+ * pinning it. Test runs ("preview as participant", is_test) do not lock it: a researcher previews, edits and
+ * previews again (docs/decisions/0045).
  */
 export async function isVersionLocked(db: Kysely<DB>, id: string): Promise<boolean> {
   const row = await db
-    .selectFrom('assignments')
-    .select('assignments.id')
-    .where('assignments.is_test', '=', false)
-    .where((eb) =>
-      eb.or([
-        eb('assignments.study_version_id', '=', id),
-        eb(
-          'assignments.experiment_id',
-          'in',
-          eb.selectFrom('experiments').select('experiments.id').where('experiments.study_version_id', '=', id),
-        ),
-      ]),
+    .selectFrom('study_versions')
+    .select((eb) =>
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('assignments')
+              .select('assignments.id')
+              .where('assignments.is_test', '=', false)
+              .where('assignments.study_version_id', '=', id),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('experiments')
+              .select('experiments.id')
+              .where('experiments.study_version_id', '=', id)
+              .where((e) =>
+                e.or([realParticipantsOf(e, e.ref('experiments.id')), withdrawalsOf(e, e.ref('experiments.id'))]),
+              ),
+          ),
+        ])
+        .as('locked'),
     )
-    .limit(1)
+    .where('study_versions.id', '=', id)
     .executeTakeFirst();
-  return row !== undefined;
+  return Boolean(row?.locked);
 }
 
 export async function listVersionRows(db: Kysely<DB>): Promise<StudyVersionListRow[]> {
@@ -111,26 +121,53 @@ export async function pinUnpinnedExperiments(db: Kysely<DB>, versionId: string):
 export async function findExperimentStudy(
   db: Kysely<DB>,
   experimentId: string,
-): Promise<{ versionId: string | null; definition: string | null } | undefined> {
+): Promise<{ versionId: string | null; definition: string | null; locked: boolean } | undefined> {
   const row = await db
     .selectFrom('experiments')
     .leftJoin('study_versions', 'study_versions.id', 'experiments.study_version_id')
-    .select(['experiments.study_version_id as versionId', 'study_versions.definition as definition'])
+    .select((eb) => [
+      'experiments.study_version_id as versionId',
+      'study_versions.definition as definition',
+      eb
+        .or([realParticipantsOf(eb, eb.ref('experiments.id')), withdrawalsOf(eb, eb.ref('experiments.id'))])
+        .as('locked'),
+    ])
     .where('experiments.id', '=', experimentId)
     .executeTakeFirst();
-  return row ? { versionId: row.versionId, definition: row.definition } : undefined;
+  return row ? { versionId: row.versionId, definition: row.definition, locked: Boolean(row.locked) } : undefined;
 }
 
-/** Whether real participants (not test runs) joined the experiment: then its study version cannot change. */
+/** Whether the experiment has a real participant (a preview's test run does not count). */
+function realParticipantsOf(eb: ExpressionBuilder<DB, 'experiments'>, experimentId: Expression<string>) {
+  return eb.exists(
+    eb
+      .selectFrom('assignments')
+      .select('assignments.id')
+      .where('assignments.experiment_id', '=', experimentId)
+      .where('assignments.is_test', '=', false),
+  );
+}
+
+/**
+ * Whether a participant of the experiment withdrew: their data is gone, but they ran the pinned version, so
+ * the experiment stays locked (and a process that cached its study as locked is never wrong).
+ */
+function withdrawalsOf(eb: ExpressionBuilder<DB, 'experiments'>, experimentId: Expression<string>) {
+  return eb.exists(
+    eb
+      .selectFrom('withdrawn_prolific_ids')
+      .select('withdrawn_prolific_ids.experiment_id')
+      .where('withdrawn_prolific_ids.experiment_id', '=', experimentId),
+  );
+}
+
+/**
+ * Whether real participants (not test runs) joined the experiment, or one withdrew: then its study version
+ * cannot change.
+ */
 export async function experimentHasParticipants(db: Kysely<DB>, experimentId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('assignments')
-    .select('id')
-    .where('experiment_id', '=', experimentId)
-    .where('is_test', '=', false)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const row = await findExperimentStudy(db, experimentId);
+  return row?.locked === true;
 }
 
 export async function pinExperimentVersion(

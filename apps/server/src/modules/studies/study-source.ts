@@ -30,8 +30,41 @@ function parseCached(versionId: string, text: string): StudyDefinition {
 
 /** The study of the experiment's pinned version; the built-in study for an unknown or unpinned experiment. */
 export async function loadExperimentStudy(db: Kysely<DB>, experimentId: string): Promise<ExperimentStudy> {
+  return (await readExperimentStudy(db, experimentId)).study;
+}
+
+async function readExperimentStudy(
+  db: Kysely<DB>,
+  experimentId: string,
+): Promise<{ study: ExperimentStudy; locked: boolean }> {
   const row = await findExperimentStudy(db, experimentId);
   if (!row?.versionId || row.definition === null)
-    return { versionId: row?.versionId ?? null, definition: studyDefinition };
-  return { versionId: row.versionId, definition: parseCached(row.versionId, row.definition) };
+    return { study: { versionId: row?.versionId ?? null, definition: studyDefinition }, locked: false };
+  return {
+    study: { versionId: row.versionId, definition: parseCached(row.versionId, row.definition) },
+    locked: row.locked,
+  };
+}
+
+const LOCKED_MAX = 1000;
+
+/**
+ * The study source of one database (deps.studies). Once an experiment has a real participant (or a
+ * withdrawal), neither its pin nor its version's definition can change again (studies.service refuses both),
+ * so its study is kept in this process and the participant's requests read no study at all. Until then
+ * (drafting and previews) every call reads the database, so an edit or a new pin shows at once in every
+ * process.
+ */
+export function createStudySource(db: Kysely<DB>): (experimentId: string) => Promise<ExperimentStudy> {
+  const locked = new Map<string, ExperimentStudy>();
+  return async (experimentId) => {
+    const hit = locked.get(experimentId);
+    if (hit) return hit;
+    const read = await readExperimentStudy(db, experimentId);
+    if (read.locked) {
+      if (locked.size >= LOCKED_MAX) locked.clear();
+      locked.set(experimentId, read.study);
+    }
+    return read.study;
+  };
 }
