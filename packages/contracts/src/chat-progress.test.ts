@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatPoints, chatProgress, isChatComplete } from './chat-progress.js';
+import { chatPoints, chatProgress, chatRuleFor, isChatComplete, SPEC_CHAT_RULE } from './chat-progress.js';
 
 describe('chat points and completeness', () => {
   it.each([
@@ -34,5 +34,30 @@ describe('chat points and completeness', () => {
       points: 100,
       complete: true,
     });
+  });
+});
+
+describe("a study's own completion rule", () => {
+  it('is the spec rule for every part the study leaves out, and with no condition', () => {
+    expect(chatRuleFor(undefined, 'mmr')).toEqual({ rounds: 3, points: 100 });
+    expect(chatRuleFor({ control: { rounds: 1, points: 10 } }, 'mmr')).toEqual({ rounds: 3, points: 100 });
+    expect(chatRuleFor({ control: { rounds: 1 } }, 'control')).toEqual({ rounds: 1, points: 100 });
+    expect(chatRuleFor({ mmr: { points: 40 } }, 'mmr')).toEqual({ rounds: 3, points: 40 });
+    expect(chatRuleFor({ mmr: { rounds: 1, points: 10 } }, null)).toEqual(SPEC_CHAT_RULE);
+  });
+
+  it.each([
+    [10, 1, { rounds: 1, points: 10 }, true],
+    [9.5, 1, { rounds: 1, points: 10 }, false],
+    [500, 4, { rounds: 5, points: 0 }, false],
+    [50, 5, { rounds: 5, points: 0 }, true],
+  ])('points %d with %i rounds under %o: complete is %s', (points, rounds, rule, complete) => {
+    expect(isChatComplete(points, rounds, rule)).toBe(complete);
+  });
+
+  it('completes a one-round chat under a one-round rule, not under the spec rule', () => {
+    const rule = chatRuleFor({ control: { rounds: 1, points: 10 } }, 'control');
+    expect(chatProgress(['hi'], rule)).toEqual({ rounds: 1, chars: 2, points: 11, complete: true });
+    expect(chatProgress(['hi']).complete).toBe(false);
   });
 });

@@ -52,7 +52,10 @@ export const PinStudyVersionBody = z.object({ study_version_id: Id }).strict();
 
 /** What a participant's browser gets of the study: everything but the chat's prompts and scripted replies. */
 export const ParticipantStudy = StudyDefinitionSchema.omit({ chat: true }).extend({
-  chat: z.object({ fallbackGreetings: StudyDefinitionSchema.shape.chat.shape.fallbackGreetings }),
+  chat: z.object({
+    fallbackGreetings: StudyDefinitionSchema.shape.chat.shape.fallbackGreetings,
+    completion: StudyDefinitionSchema.shape.chat.shape.completion,
+  }),
   version_id: Id.nullable(),
 });
 export type ParticipantStudy = z.infer<typeof ParticipantStudy>;

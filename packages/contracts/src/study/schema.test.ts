@@ -59,6 +59,31 @@ describe('StudyDefinitionSchema', () => {
     );
   });
 
+  it("checks each condition's chat completion rule, which is optional (the spec's 3 rounds and 100 points otherwise)", () => {
+    expect(clone().chat.completion).toBeUndefined();
+    const good = clone();
+    good.chat.completion = { control: { rounds: 1, points: 0 }, mmr: { points: 10_000 } };
+    expect(validateStudyDefinition(good)).toMatchObject({
+      ok: true,
+      definition: { chat: { completion: good.chat.completion } },
+    });
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.chat.completion = {
+      mmr: { rounds: 0, points: 10_001 },
+      control: { rounds: 1.5, points: -1, turns: 2 },
+      other: {},
+    };
+    const result = validateStudyDefinition(bad);
+    expect(result.ok ? [] : result.issues.map((i) => [i.path, i.message])).toEqual([
+      ['chat.completion.mmr.rounds', 'must be 1 to 100'],
+      ['chat.completion.mmr.points', 'must be 0 to 10000'],
+      ['chat.completion.control.rounds', 'must be a whole number'],
+      ['chat.completion.control.points', 'must be 0 to 10000'],
+      ['chat.completion.control', expect.stringContaining('turns')],
+      ['chat.completion', expect.stringContaining('other')],
+    ]);
+  });
+
   it('checks the answer keys, the entry values and the pre-study questions, with their paths', () => {
     const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     bad.entry.key = 'Choice!';

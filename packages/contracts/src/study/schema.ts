@@ -133,6 +133,24 @@ const PreSurveySchema = z
 
 const perCondition = <T extends z.ZodType>(schema: T) => z.object({ mmr: schema, control: schema }).strict();
 
+/** A condition's completion rule (docs/decisions/0049); each part absent is the spec's (3 rounds, 100 points). */
+const ChatRuleSchema = z
+  .object({
+    rounds: z.number().int('must be a whole number').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').optional(),
+    points: z
+      .number()
+      .int('must be a whole number')
+      .min(0, 'must be 0 to 10000')
+      .max(10_000, 'must be 0 to 10000')
+      .optional(),
+  })
+  .strict();
+
+/** The completion rules, per condition (each optional). */
+export const ChatCompletionSchema = z
+  .object({ mmr: ChatRuleSchema.optional(), control: ChatRuleSchema.optional() })
+  .strict();
+
 /** The zod schema of a whole study definition (the `StudyDefinition` type, checked at run time). */
 export const StudyDefinitionSchema = z
   .object({
@@ -183,6 +201,7 @@ export const StudyDefinitionSchema = z
       .object({
         conditions: perCondition(ConditionChatSchema),
         fallbackGreetings: perCondition(Text(2_000)),
+        completion: ChatCompletionSchema.optional(),
       })
       .strict(),
   })

@@ -1,3 +1,4 @@
+import type { ChatCompletionRules } from '../chat-progress.js';
 import type { Condition } from '../common.js';
 
 /** A block of readable study text: a heading, paragraphs and optional bullet lists. */
@@ -105,6 +106,12 @@ export interface StudyDefinition {
     conditions: Record<Condition, ConditionChat>;
     /** Canned greeting per condition when the initial chat message cannot be streamed or fetched. */
     fallbackGreetings: Record<Condition, string>;
+    /**
+     * When the chat is complete, per condition: at least `rounds` rounds and `points` points (docs/decisions/0049).
+     * Each part absent is the spec's (3 rounds, 100 points): the MMR study and older versions leave it out.
+     * Not secret: the participant view carries it (the page shows the targets).
+     */
+    completion?: ChatCompletionRules;
   };
 }
 
@@ -127,7 +134,7 @@ export const DEFAULT_SECTION_SECONDS = 30;
 
 /** The browser's view of a study: no system prompts or scripted replies. */
 export type WebStudyDefinition = Omit<StudyDefinition, 'chat' | 'pre'> & {
-  chat: Pick<StudyDefinition['chat'], 'fallbackGreetings'>;
+  chat: Pick<StudyDefinition['chat'], 'fallbackGreetings' | 'completion'>;
   /**
    * Always in the server's participant view; left out of the built-in fallback the pages bundle, whose
    * pre-study survey only the pre-survey page loads (`mmrPreSurvey`), to keep the pages within 100 KB.

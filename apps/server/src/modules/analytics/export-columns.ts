@@ -193,7 +193,7 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
     {
       name: 'chat_complete',
       type: 'boolean',
-      meaning: `Whether the chat met the completion rule (points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET}); empty if the chat was never reached`,
+      meaning: `Whether the chat met the completion rule of the participant's condition in the study version (the spec's unless the study sets its own: points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET}); empty if the chat was never reached`,
       allowed: 'TRUE; FALSE',
       value: (r) => r.chatComplete,
     },

@@ -3,6 +3,7 @@ import {
   LIKERT_MAX,
   LIKERT_MIN,
   chatPoints,
+  chatRuleFor,
   isChatComplete,
   studyDefinition,
   type Condition,
@@ -183,7 +184,8 @@ export function toParticipantRecord(
     chatTurns: reached ? chat.turns : null,
     userCharCount: reached ? chat.chars : null,
     chatPoints: reached ? points : null,
-    chatComplete: reached ? isChatComplete(points, chat.turns) : null,
+    // By the condition's completion rule in the study (the spec's unless the study sets one).
+    chatComplete: reached ? isChatComplete(points, chat.turns, chatRuleFor(study.chat.completion, condition)) : null,
     assistantMessages: reached ? (usage?.messages ?? 0) : null,
     assistantInputTokens: usage ? usage.inputTokens : null,
     assistantOutputTokens: usage ? usage.outputTokens : null,

@@ -1,4 +1,4 @@
-import type { ChatCloseReason, ChatProgressValues } from '@studychat/contracts';
+import type { ChatCloseReason, ChatProgressValues, ChatRule } from '@studychat/contracts';
 import { CHAT_CLOSE_REASONS } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { ChatThreadRow, DB } from '../../db/schema.js';
@@ -20,20 +20,29 @@ export const NO_CHAT: ChatFacts = {
   closed: null,
 };
 
-/** The participant's thread in the experiment, its progress from the stored messages, and its closure. */
-export async function chatFacts(db: Kysely<DB>, userId: string, experimentId: string): Promise<ChatFacts> {
+/**
+ * The participant's thread in the experiment, its progress from the stored messages (complete by the
+ * condition's rule), and its closure.
+ */
+export async function chatFacts(
+  db: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+  rule: ChatRule,
+): Promise<ChatFacts> {
   const thread = await findThreadFor(db, userId, experimentId);
-  return thread ? toChatFacts(thread, await listThreadMessages(db, thread.id)) : NO_CHAT;
+  return thread ? toChatFacts(thread, await listThreadMessages(db, thread.id), rule) : NO_CHAT;
 }
 
-/** The chat facts from the thread and its messages in order. */
+/** The chat facts from the thread and its messages in order, complete by the condition's rule. */
 export function toChatFacts(
   thread: Pick<ChatThreadRow, 'id' | 'closed_reason'>,
   messages: readonly ProgressRow[],
+  rule: ChatRule,
 ): ChatFacts {
   return {
     threadId: thread.id,
-    progress: toProgress(messages),
+    progress: toProgress(messages, rule),
     closed: CHAT_CLOSE_REASONS.find((r) => r === thread.closed_reason) ?? null,
   };
 }

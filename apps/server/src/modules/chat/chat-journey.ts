@@ -1,3 +1,4 @@
+import type { ChatRule } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { ChatMessageRow, ChatThreadRow, DB } from '../../db/schema.js';
 import { logChatComplete } from '../journey/journey.service.js';
@@ -5,7 +6,8 @@ import { toProgress } from './chat.mapper.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
 
 // The chat's part in the participant's journey log: the chat step is done once the chat is complete by the
-// server's rounds and points, or once a limit ended it (the model never blocks the journey).
+// server's rounds and points (by the condition's rule, the study's or the spec's), or once a limit ended it
+// (the model never blocks the journey).
 
 type ThreadRef = Pick<ChatThreadRow, 'id' | 'user_id' | 'experiment_id'>;
 
@@ -18,12 +20,16 @@ export async function logIfReplyCompletedChat(
   trx: Kysely<DB>,
   thread: ThreadRef,
   messageId: string,
+  rule: ChatRule,
   now: Date,
 ): Promise<ChatMessageRow[]> {
   const rows = await listThreadMessages(trx, thread.id);
-  const after = toProgress(rows);
+  const after = toProgress(rows, rule);
   if (!after.complete) return rows;
-  const before = toProgress(rows.map((r) => (r.id === messageId ? { ...r, status: 'streaming' as const } : r)));
+  const before = toProgress(
+    rows.map((r) => (r.id === messageId ? { ...r, status: 'streaming' as const } : r)),
+    rule,
+  );
   if (before.complete) return rows;
   await logChatComplete(trx, {
     userId: thread.user_id,
@@ -38,10 +44,16 @@ export async function logIfReplyCompletedChat(
  * Ends the chat for a limit (once; a repeat changes nothing) and, when the chat was not already complete,
  * logs `chat_complete` with the reason: the participant may proceed.
  */
-export async function closeChat(db: Kysely<DB>, thread: ThreadRef, reason: string, now: Date): Promise<void> {
+export async function closeChat(
+  db: Kysely<DB>,
+  thread: ThreadRef,
+  reason: string,
+  rule: ChatRule,
+  now: Date,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (!(await closeThread(trx, thread.id, reason, now.toISOString()))) return;
-    const progress = toProgress(await listThreadMessages(trx, thread.id));
+    const progress = toProgress(await listThreadMessages(trx, thread.id), rule);
     if (progress.complete) return;
     await logChatComplete(trx, {
       userId: thread.user_id,

@@ -1,3 +1,4 @@
+import type { ChatRule, StudyDefinition } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
@@ -42,6 +43,10 @@ export interface Generation {
   state: {
     thread: { id: string; condition: string; experiment_id: string; user_id: string };
     limits: ChatContext['defaults'];
+    /** The experiment's study version (the condition's prompt and settings). */
+    study: StudyDefinition;
+    /** The condition's completion rule. */
+    rule: ChatRule;
   };
   leaseId: string;
   /** The reply's row, already stored as `streaming`. */
@@ -88,7 +93,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   try {
     if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
     // The prompt and scripted texts of the study version the experiment runs.
-    const chat = (await ctx.deps.studies(thread.experiment_id)).chat.conditions[condition];
+    const chat = g.state.study.chat.conditions[condition];
     const system = chat.systemPrompt;
     askedModel = chat.settings?.model;
     info = await ctx.deps.llm.streamReply(
@@ -142,7 +147,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         created_at: ctx.deps.clock().toISOString(),
       });
       const tokensUsed = await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
-      const rows = await logIfReplyCompletedChat(trx, thread, g.messageId, ctx.deps.clock());
+      const rows = await logIfReplyCompletedChat(trx, thread, g.messageId, g.state.rule, ctx.deps.clock());
       return { tokensUsed, userMessages: rows.filter((r) => r.role === 'user').length };
     });
     if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
@@ -177,5 +182,5 @@ async function closeIfLimitReached(
     tokensUsed: after.tokensUsed,
     experimentSpentUsd: limits.budgetUsd === null ? null : await experimentSpentUsd(db, thread.experiment_id),
   });
-  if (reason !== null) await closeChat(db, thread, reason, ctx.deps.clock());
+  if (reason !== null) await closeChat(db, thread, reason, g.state.rule, ctx.deps.clock());
 }

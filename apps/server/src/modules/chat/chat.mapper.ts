@@ -1,6 +1,7 @@
 import {
   chatProgress,
   CONDITIONS,
+  type ChatRule,
   type ChatMessage,
   type ChatProgressValues,
   type Condition,
@@ -52,16 +53,19 @@ export function toHistory(
 export type ProgressRow = Pick<ChatMessageRow, 'role' | 'status' | 'content'>;
 
 /**
- * Rounds and points (chat-progress.ts rules) from the stored thread. A round is a participant message
- * the assistant answered in full: a message whose reply failed and was sent again counts once, as
- * the chat page counts it.
+ * Rounds and points (chat-progress.ts rules) from the stored thread, complete by the condition's rule (the
+ * spec's unless the study sets its own). A round is a participant message the assistant answered in full:
+ * a message whose reply failed and was sent again counts once, as the chat page counts it.
  */
-export function toProgress(rows: readonly ProgressRow[]): ChatProgressValues {
+export function toProgress(rows: readonly ProgressRow[], rule?: ChatRule): ChatProgressValues {
   const answered = rows.filter((row, i) => {
     const next = rows[i + 1];
     return row.role === 'user' && next?.role === 'assistant' && next.status === 'complete';
   });
-  return chatProgress(answered.map((row) => row.content));
+  return chatProgress(
+    answered.map((row) => row.content),
+    rule,
+  );
 }
 
 export function toCondition(value: string): Condition | null {

@@ -1,12 +1,15 @@
 import {
   CHAT_CLOSED_TEXT,
+  chatRuleFor,
   messageLength,
   messageTooLongText,
   type ChatClosure,
   type ChatLimits,
   type ChatLimitsView,
   type ChatProgress,
+  type ChatRule,
   type InitiateReply,
+  type StudyDefinition,
   type ThreadMessagesReply,
 } from '@studychat/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -26,6 +29,7 @@ import {
   threadTitle,
   toChatMessage,
   toHistory,
+  toCondition,
   toProgress,
 } from './chat.mapper.js';
 import {
@@ -76,13 +80,22 @@ interface ThreadState {
   limits: ChatLimits;
   /** The participant's completion is recorded: the chat is closed to them. */
   completed: boolean;
+  /** The study version the experiment runs (its prompts, settings and completion rules). */
+  study: StudyDefinition;
+  /** When the chat is complete in the thread's condition (the study's rule, or the spec's). */
+  rule: ChatRule;
 }
 
-/** The thread's state and its messages, from one read (readThread). */
-function stateOf(ctx: ChatContext, read: ThreadRead): { state: ThreadState; rows: ChatMessageRow[] } {
+/** The thread's state and its messages, from one read (readThread), with the experiment's study. */
+async function stateOf(ctx: ChatContext, read: ThreadRead): Promise<{ state: ThreadState; rows: ChatMessageRow[] }> {
   if (!read.overrides) throw notFound(EXPERIMENT_NOT_FOUND);
   const limits = resolveChatLimits(ctx.defaults, read.overrides);
-  return { state: { thread: read.thread, limits, completed: read.completedAt !== null }, rows: read.messages };
+  const study = await ctx.deps.studies(read.thread.experiment_id);
+  const rule = chatRuleFor(study.chat.completion, toCondition(read.thread.condition));
+  return {
+    state: { thread: read.thread, limits, completed: read.completedAt !== null, study, rule },
+    rows: read.messages,
+  };
 }
 
 async function ownThread(
@@ -118,7 +131,7 @@ async function closureOf(
       state.limits.budgetUsd === null ? null : await experimentSpentUsd(db, state.thread.experiment_id),
   });
   if (reason === null) return null;
-  await closeChat(db, state.thread, reason, ctx.deps.clock());
+  await closeChat(db, state.thread, reason, state.rule, ctx.deps.clock());
   return { reason };
 }
 
@@ -153,7 +166,7 @@ async function settleDeadReplies(
 }
 
 async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessageRow[]): Promise<ChatProgress> {
-  return { ...toProgress(rows), closed: await closureOf(ctx, state, rows) };
+  return { ...toProgress(rows, state.rule), closed: await closureOf(ctx, state, rows) };
 }
 
 /**
@@ -185,7 +198,7 @@ export async function initiateChat(ctx: ChatContext, userId: string, experimentI
   );
   const read = await readThread(ctx.deps.database.db, { userId, experimentId });
   if (!read) throw new Error('chat thread missing right after insert');
-  const { state, rows } = stateOf(ctx, read);
+  const { state, rows } = await stateOf(ctx, read);
   return {
     threadId: state.thread.id,
     progress: await progressOf(ctx, state, rows),

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { sectionMinSeconds, type StaticSection, type StudyDefinition } from '@studychat/contracts';
+import { chatRuleFor, sectionMinSeconds, type StaticSection, type StudyDefinition } from '@studychat/contracts';
 import type { AssignmentRow, DB, SectionViewRow } from '../../db/schema.js';
 import { toMillis } from '../../db/values.js';
 import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from '../chat/chat-facts.js';
@@ -55,11 +55,13 @@ export function toState(facts: JourneyFacts, study: StudyDefinition): JourneySta
 
 /** The facts as the modules that own them read their rows (the surveys by the study's answer keys). */
 export function toFacts(rows: JourneyFactRows, study: StudyDefinition): JourneyFacts {
+  // The chat is complete by the assigned condition's rule in the study (the spec's unless it sets one).
+  const rule = chatRuleFor(study.chat.completion, toAssignment(rows.assignment).assigned_condition);
   return {
     assignment: rows.assignment,
     surveys: toSurveyFacts(study, rows.surveys),
     views: rows.views,
-    chat: rows.thread ? toChatFacts(rows.thread, rows.messages) : NO_CHAT,
+    chat: rows.thread ? toChatFacts(rows.thread, rows.messages, rule) : NO_CHAT,
   };
 }
 

@@ -182,5 +182,7 @@ export async function participantStudyView(
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound('Experiment not found');
   const { versionId, definition } = await loadExperimentStudy(deps.database.db, experimentId);
   const { chat, ...content } = definition;
-  return { ...content, chat: { fallbackGreetings: chat.fallbackGreetings }, version_id: versionId };
+  // The completion rule is not secret (the page shows its targets); the prompts and model settings stay here.
+  const { fallbackGreetings, completion } = chat;
+  return { ...content, chat: { fallbackGreetings, ...(completion ? { completion } : {}) }, version_id: versionId };
 }

@@ -1,5 +1,5 @@
-import { CHAT_CLOSED_TEXT, chatAllowsProceed } from '@studychat/contracts/web';
-import { useState } from 'react';
+import { CHAT_CLOSED_TEXT, chatAllowsProceed, chatRuleFor } from '@studychat/contracts/web';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { StudyFooter } from '../../components/StudyFooter';
@@ -23,10 +23,14 @@ export function ChatPage() {
   const { experimentId } = useParams();
   const user = currentUser();
   const navigate = useNavigate();
-  const { journey } = useJourney();
+  const { journey, study } = useJourney();
   const [condition] = useState(() => journey?.condition ?? readStudySession().assignedCondition);
+  // The condition's completion rule in the experiment's study (the spec's unless it sets one); read from the
+  // study the guard loaded, not the built-in one (which would add the whole study text to this page).
+  const completion = study?.chat.completion;
+  const rule = useMemo(() => chatRuleFor(completion, condition), [completion, condition]);
   // The server's thread, so another device (or cleared storage) resumes the same conversation.
-  const chat = useChat(experimentId, user?.userId, condition, journey?.chat.threadId ?? null);
+  const chat = useChat(experimentId, user?.userId, condition, journey?.chat.threadId ?? null, rule);
   const viewportHeight = useViewportHeight();
   const [startedHere, setStartedHere] = useState(false);
 
@@ -101,7 +105,7 @@ export function ChatPage() {
             }}
           />
         )}
-        <ChatProgressBar progress={chat.progress} canProceed={canProceed} onProceed={proceed} />
+        <ChatProgressBar progress={chat.progress} rule={rule} canProceed={canProceed} onProceed={proceed} />
       </main>
       <StudyFooter experimentId={experimentId} />
     </>

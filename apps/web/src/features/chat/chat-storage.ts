@@ -1,6 +1,6 @@
 // The chat's browser state, under the local storage keys spec section 3 names. Only a cache: the
 // server holds the thread and its progress, and the page re-reads them when this is missing.
-import { chatPoints, isChatComplete } from '@studychat/contracts/web';
+import { chatPoints, isChatComplete, SPEC_CHAT_RULE, type ChatRule } from '@studychat/contracts/web';
 import { experimentKeys } from '../../lib/storage-keys';
 import type { Progress, UiMessage } from './chat-types';
 
@@ -36,8 +36,8 @@ function isMessage(value: unknown): value is UiMessage {
   );
 }
 
-/** Reads the stored chat; anything unreadable counts as absent. */
-export function loadChat(experimentId: string): StoredChat {
+/** Reads the stored chat (complete by the condition's rule); anything unreadable counts as absent. */
+export function loadChat(experimentId: string, rule: ChatRule = SPEC_CHAT_RULE): StoredChat {
   const keys = experimentKeys(experimentId);
   const rounds = Math.floor(readNumber(keys.rounds));
   const chars = Math.floor(readNumber(keys.chars));
@@ -47,7 +47,7 @@ export function loadChat(experimentId: string): StoredChat {
     threadId: localStorage.getItem(keys.threadId) || null,
     messages: readMessages(keys.messages),
     // Whether the chat has ended is the server's to say: the page asks it on every load.
-    progress: { rounds, chars, points, complete: isChatComplete(points, rounds), closed: null },
+    progress: { rounds, chars, points, complete: isChatComplete(points, rounds, rule), closed: null },
   };
 }
 

@@ -2,7 +2,7 @@
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
-import type { Journey } from '@studychat/contracts/web';
+import type { Journey, WebStudyDefinition } from '@studychat/contracts/web';
 import { setToken } from '../../lib/session';
 import { JourneyContext } from '../study/journey-context';
 import { ChatPage } from './ChatPage';
@@ -88,10 +88,10 @@ export const LIMITS = { maxMessageChars: 1000, messagesLeft: 30 };
 /** What every thread reply carries besides messages and progress: the limits, and no reply being written. */
 export const THREAD_EXTRA = { limits: LIMITS, replying: false };
 
-/** The chat page, with the server's journey as its study guard hands it down (none by default). */
-export function renderChat(journey: Journey | null = null) {
+/** The chat page, with the server's journey and the experiment's study as its study guard hands them down (none by default). */
+export function renderChat(journey: Journey | null = null, study: WebStudyDefinition | null = null) {
   return render(
-    <JourneyContext value={{ journey, refresh: () => undefined }}>
+    <JourneyContext value={{ journey, refresh: () => undefined, study }}>
       <MemoryRouter initialEntries={[`/experiment/${EXPERIMENT}/chat`]}>
         <Routes>
           <Route path="/experiment/:experimentId/chat" element={<ChatPage />} />

@@ -3,9 +3,11 @@ import {
   chatPoints,
   endpoints,
   isChatComplete,
+  SPEC_CHAT_RULE,
   type ChatLimitsView,
   type ChatMessage,
   type ChatProgress,
+  type ChatRule,
   type Condition,
 } from '@studychat/contracts/web';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -71,8 +73,9 @@ export function useChat(
   userId: string | undefined,
   condition: Condition | null = null,
   serverThreadId: string | null = null,
+  rule: ChatRule = SPEC_CHAT_RULE,
 ): ChatState {
-  const stored = useRef(experimentId ? withServerThread(loadChat(experimentId), serverThreadId) : null);
+  const stored = useRef(experimentId ? withServerThread(loadChat(experimentId, rule), serverThreadId) : null);
   const [threadId, setThreadId] = useState<string | null>(stored.current?.threadId ?? null);
   const [messages, setMessages] = useState<UiMessage[]>(stored.current?.messages ?? []);
   const [progress, setProgress] = useState<Progress>(stored.current?.progress ?? NO_PROGRESS);
@@ -304,7 +307,7 @@ export function useChat(
       return;
     }
     patch(bubbleId, (m) => ({ ...m, content: result.text, loading: false }));
-    setProgress((p) => addRound(p, text));
+    setProgress((p) => addRound(p, text, rule));
     setStatus('ready');
     // The server counts rounds and points and knows the limits; take its numbers (the local ones are the same rules).
     api(endpoints.chat.messages, { params: { threadId }, signal: signal() })
@@ -314,7 +317,7 @@ export function useChat(
         setLimits(reply.limits);
       })
       .catch(() => undefined);
-  }, [draft, threadId, status, progress.rounds, progress.closed, patch, followThread]);
+  }, [draft, threadId, status, progress.rounds, progress.closed, patch, followThread, rule]);
 
   return {
     status,
@@ -348,9 +351,9 @@ function restoreDraft(current: string, unsent: string): string {
   return current.trim() ? `${unsent}\n${current}` : unsent;
 }
 
-function addRound(p: Progress, text: string): Progress {
+function addRound(p: Progress, text: string, rule: ChatRule): Progress {
   const rounds = p.rounds + 1;
   const chars = p.chars + text.trim().length;
   const points = chatPoints(rounds, chars);
-  return { rounds, chars, points, complete: isChatComplete(points, rounds), closed: p.closed };
+  return { rounds, chars, points, complete: isChatComplete(points, rounds, rule), closed: p.closed };
 }
