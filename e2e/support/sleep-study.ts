@@ -78,6 +78,7 @@ export const SLEEP_STUDY: StudyDefinition = {
   post: {
     title: 'Final Question',
     question: 'Now, how much do you intend to keep a regular bedtime for your child next week?',
+    key: 'bedtime_intention_after',
   },
   conditions: {
     mmr: {

@@ -136,6 +136,32 @@ test('a second study written in the admin editor is pinned and walked to its com
   await expect(p.getByText('Please paste this code into Prolific to finish the bedtime study.')).toBeVisible();
   await context.close();
 
+  // The export reads the version's answer keys: the spec's columns and the study's own pre questions.
+  const exported = await page.request.get(`/api/experiments/${experiment.id}/export/participants.csv`);
+  expect(exported.status()).toBe(200);
+  const [header = '', row = ''] = (await exported.text()).split('\r\n');
+  const columns = header.split(',');
+  const cells = row.split(',');
+  const cell = (name: string) => cells[columns.indexOf(name)];
+  expect(columns.slice(columns.indexOf('entry_choice'), columns.indexOf('sleep_worry') + 1)).toEqual([
+    'entry_choice',
+    'baseline_intention',
+    'school_age_children',
+    'bedtime_today',
+    'sleep_worry',
+  ]);
+  expect(
+    [
+      'entry_choice',
+      'baseline_intention',
+      'school_age_children',
+      'bedtime_today',
+      'sleep_worry',
+      'post_intent',
+      'delta',
+    ].map(cell),
+  ).toEqual(['questions', '4', '2', '8-9', '', '6', '2']);
+
   // The version has been run: the editor now refuses changes and offers a clone.
   await page.goto('/admin/studies');
   await expect(page.getByRole('row', { name: new RegExp(label) })).toContainText('In use (locked)');

@@ -12,11 +12,19 @@ export type SurveyType = z.infer<typeof SurveyType>;
  * value is one option's value or a 1-7 scale point as text. The server checks them against the study
  * (surveys/survey-questions.ts); the MMR study's answers keep their shape, e.g. `{ choice: 'questions' }`.
  */
+const AnswerKey = LineText.regex(/^[a-z][a-z0-9_]{0,49}$/, 'answer keys are lower-case letters, digits or _');
 export const StudyAnswers = z
-  .record(LineText.regex(/^[a-z][a-z0-9_]{0,49}$/, 'answer keys are lower-case letters, digits or _'), LineText.max(50))
+  .record(AnswerKey, LineText.max(50))
   .refine((answers) => Object.keys(answers).length <= 30, 'at most 30 answers');
 export type StudyAnswers = z.infer<typeof StudyAnswers>;
-export const PostResponses = z.object({ post_intent: z.number().int().min(LIKERT_MIN).max(LIKERT_MAX) }).strict();
+/**
+ * The post-survey's one answer: the 1-7 intention as an integer under the study's post key (the MMR study's
+ * `post_intent`); the server checks the key against the study (docs/decisions/0047).
+ */
+export const PostResponses = z
+  .record(AnswerKey, z.number().int().min(LIKERT_MIN).max(LIKERT_MAX))
+  .refine((answers) => Object.keys(answers).length === 1, 'exactly one answer');
+export type PostResponses = z.infer<typeof PostResponses>;
 
 const base = {
   user_id: Id,

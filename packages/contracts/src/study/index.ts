@@ -3,4 +3,4 @@ export * from './sections.js';
 export { studyDefinition } from './mmr-study.js';
 export * from './schema.js';
 export * from './upgrade.js';
-export { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
+export { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';

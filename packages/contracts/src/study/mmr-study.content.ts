@@ -1,5 +1,5 @@
 import type { StudyDefinition } from './types.js';
-import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 
 // Everything participants read, as data (DESIGN.md convention 12). Statistics follow spec section 9;
 // wording follows CDC and American Academy of Pediatrics (AAP) guidance in plain language.
@@ -87,6 +87,7 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat' | 'pre'> = {
     title: 'Last Step',
     question:
       'Now that you have finished, how much do you intend for your child to receive the MMR vaccine at the well-visit next week?',
+    key: MMR_POST_KEY,
   },
   conditions: {
     mmr: {

@@ -6,3 +6,4 @@ import type { EntryValues } from './types.js';
 export const MMR_ENTRY_KEY = 'choice';
 export const MMR_ENTRY_VALUES: EntryValues = { continue: 'questions', exit: 'confirm' };
 export const MMR_BASELINE_KEY = 'vaccination_intention';
+export const MMR_POST_KEY = 'post_intent';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FreeText, LineText } from '../text.js';
 import type { ContentBlock, StudyDefinition, StudyIssue } from './types.js';
-import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
@@ -195,7 +195,8 @@ export const StudyDefinitionSchema = z
       .strict()
       .optional(),
     pre: PreSurveySchema.default(() => structuredClone(mmrPreSurvey)),
-    post: z.object({ title: Line(200), question: Text(1_000) }).strict(),
+    // The post key is absent in versions stored before it was data: the MMR study's (docs/decisions/0047).
+    post: z.object({ title: Line(200), question: Text(1_000), key: AnswerKey.default(MMR_POST_KEY) }).strict(),
     conditions: perCondition(ConditionContentSchema),
     chat: z
       .object({

@@ -100,7 +100,12 @@ export interface StudyDefinition {
   pages?: StudyPages;
   /** The pre-study survey (before the condition is assigned). */
   pre: { title: string; intro: string; questions: SurveyQuestion[] };
-  post: { title: string; question: string };
+  post: {
+    title: string;
+    question: string;
+    /** The answer key of the 1-7 post-study intention (docs/decisions/0047). */
+    key: string;
+  };
   conditions: Record<Condition, ConditionContent>;
   chat: {
     conditions: Record<Condition, ConditionChat>;

@@ -1,12 +1,13 @@
-import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES } from './mmr-study.keys.js';
+import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
 import type { StudyDefinition } from './types.js';
 
 /** A stored definition, possibly from before the answer keys and the pre-study survey were data. */
-export type StoredStudyDefinition = Omit<StudyDefinition, 'entry' | 'baseline' | 'pre'> & {
+export type StoredStudyDefinition = Omit<StudyDefinition, 'entry' | 'baseline' | 'pre' | 'post'> & {
   entry: Omit<StudyDefinition['entry'], 'key' | 'values'> & Partial<Pick<StudyDefinition['entry'], 'key' | 'values'>>;
   baseline: Omit<StudyDefinition['baseline'], 'key'> & Partial<Pick<StudyDefinition['baseline'], 'key'>>;
   pre?: StudyDefinition['pre'];
+  post: Omit<StudyDefinition['post'], 'key'> & Partial<Pick<StudyDefinition['post'], 'key'>>;
 };
 
 /**
@@ -24,5 +25,6 @@ export function upgradeStudyDefinition(stored: StoredStudyDefinition): StudyDefi
     },
     baseline: { ...stored.baseline, key: stored.baseline.key ?? MMR_BASELINE_KEY },
     pre: stored.pre ?? structuredClone(mmrPreSurvey),
+    post: { ...stored.post, key: stored.post.key ?? MMR_POST_KEY },
   };
 }

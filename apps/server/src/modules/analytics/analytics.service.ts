@@ -32,10 +32,12 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
   await requireExperiment(database, experimentId);
   const { db } = database;
   // Test runs are listed too, marked (docs/decisions/0045); the summary and the chart leave them out.
-  const [base, surveys, statuses] = await Promise.all([
+  // The answers are read under the keys of the study version the experiment pins (docs/decisions/0047).
+  const [base, surveys, statuses, study] = await Promise.all([
     listParticipantBase(db, experimentId, true),
     loadSurveyAnswers(db, { experimentId }, ['baseline', 'post']),
     statusByUser(deps, experimentId),
+    deps.studies(experimentId),
   ]);
   const rows: DetailedParticipantRow[] = [];
   for (let start = 0; start < base.length; start += CHAT_CHUNK) {
@@ -43,7 +45,7 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
     const scope = { experimentId, userIds: chunk.map((r) => r.user_id) };
     const [chat, threads] = await Promise.all([loadChatActivity(db, scope), loadChatThreads(db, scope)]);
     for (const row of chunk) {
-      const record = toParticipantRecord(experimentId, row, { surveys, chat, threads });
+      const record = toParticipantRecord(experimentId, row, { surveys, chat, threads, study });
       const detailed = toDetailedRow(record, statuses.get(row.user_id) ?? 'in_progress');
       rows.push({ ...detailed, is_test: toBool(row.is_test) });
     }

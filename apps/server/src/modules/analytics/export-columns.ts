@@ -1,5 +1,4 @@
 import {
-  AGE_GROUPS,
   CHAT_POINTS_TARGET,
   CHAT_ROUNDS_TARGET,
   CONDITIONS,
@@ -8,8 +7,6 @@ import {
   MAX_LOGGED_PASTES,
   PARTICIPANT_STATUSES,
   PATHWAYS,
-  POLITICAL_LEANINGS,
-  SEXES,
   STRATA,
   SURVEY_TYPES,
   studyDefinition,
@@ -19,6 +16,7 @@ import {
 import type { CsvColumn } from './csv.js';
 import { BLOCK_SIZE } from '../participants/permuted-block.js';
 import { sectionCountOf, type ParticipantRecord } from './participant-record.js';
+import { preColumns } from './pre-columns.js';
 
 // The columns of every export file, defined once: each list writes its file's header and rows and the
 // codebook's entries for it, so the files and the codebook cannot disagree.
@@ -63,7 +61,7 @@ function sectionColumns(count: number): CsvColumn<ParticipantRecord>[] {
 export function participantColumns(study: StudyDefinition): readonly CsvColumn<ParticipantRecord>[] {
   const cached = columnsByStudy.get(study);
   if (cached) return cached;
-  const columns: CsvColumn<ParticipantRecord>[] = [
+  const columns: (CsvColumn<ParticipantRecord> | typeof PRE)[] = [
     { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
     { name: 'user_id', type: 'text', meaning: 'Study login (user) id', value: (r) => r.userId },
     { name: 'email', type: 'text', meaning: 'Generated study login email', value: (r) => r.email },
@@ -126,7 +124,7 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
     {
       name: 'entry_choice',
       type: 'text',
-      meaning: `Entry page answer: 'questions' (${quoted(study.entry.questionsLabel)}) or 'confirm' (${quoted(study.entry.confirmLabel)})`,
+      meaning: `Entry page answer: 'questions' (${quoted(study.entry.questionsLabel)}) or 'confirm' (${quoted(study.entry.confirmLabel)}); in surveys.csv: question '${study.entry.key}', values '${study.entry.values.continue}' and '${study.entry.values.exit}'`,
       allowed: 'questions; confirm',
       enum: ['questions', 'confirm'],
       value: (r) => r.entryChoice,
@@ -134,36 +132,13 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
     {
       name: 'baseline_intention',
       type: 'integer',
-      meaning: `Baseline answer to ${quoted(study.baseline.question)} (${LIKERT_MIN} ${study.baseline.labels.min}, ${MID} ${study.baseline.labels.mid}, ${LIKERT_MAX} ${study.baseline.labels.max})`,
+      meaning: `Baseline answer to ${quoted(study.baseline.question)} (${LIKERT_MIN} ${study.baseline.labels.min}, ${MID} ${study.baseline.labels.mid}, ${LIKERT_MAX} ${study.baseline.labels.max}); in surveys.csv: question '${study.baseline.key}'`,
       allowed: LIKERT,
       minimum: LIKERT_MIN,
       maximum: LIKERT_MAX,
       value: (r) => r.baselineIntention,
     },
-    {
-      name: 'age',
-      type: 'text',
-      meaning: 'Pre-survey: age group',
-      allowed: list(AGE_GROUPS),
-      enum: AGE_GROUPS,
-      value: (r) => r.age,
-    },
-    {
-      name: 'sex',
-      type: 'text',
-      meaning: 'Pre-survey: sex at birth',
-      allowed: list(SEXES),
-      enum: SEXES,
-      value: (r) => r.sex,
-    },
-    {
-      name: 'political_leaning',
-      type: 'text',
-      meaning: 'Pre-survey: political leaning',
-      allowed: list(POLITICAL_LEANINGS),
-      enum: POLITICAL_LEANINGS,
-      value: (r) => r.politicalLeaning,
-    },
+    PRE,
     ...sectionColumns(sectionCountOf(study)),
     {
       name: 'chat_turns',
@@ -236,7 +211,7 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
     {
       name: 'post_intent',
       type: 'integer',
-      meaning: `Post-survey answer to ${quoted(study.post.question)}, same scale as baseline_intention`,
+      meaning: `Post-survey answer to ${quoted(study.post.question)}, same scale as baseline_intention; in surveys.csv: question '${study.post.key}'`,
       allowed: LIKERT,
       minimum: LIKERT_MIN,
       maximum: LIKERT_MAX,
@@ -368,9 +343,15 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
       value: (r) => r.studyVersionId,
     },
   ];
-  columnsByStudy.set(study, columns);
-  return columns;
+  // The pre-survey columns sit after the baseline, named by the version's keys, clear of the fixed names.
+  const fixed = columns.filter((c): c is CsvColumn<ParticipantRecord> => c !== PRE);
+  const all = columns.flatMap((c) => (c === PRE ? preColumns(study, new Set(fixed.map((f) => f.name))) : [c]));
+  columnsByStudy.set(study, all);
+  return all;
 }
+
+/** Where participantColumns puts the pre-survey's columns. */
+const PRE = Symbol('pre-survey columns');
 
 const columnsByStudy = new WeakMap<StudyDefinition, readonly CsvColumn<ParticipantRecord>[]>();
 
@@ -523,47 +504,53 @@ export interface SurveyAnswerRecord {
   submittedAt: string;
 }
 
-export const SURVEY_COLUMNS: readonly CsvColumn<SurveyAnswerRecord>[] = [
-  { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
-  { name: 'user_id', type: 'text', meaning: 'Study login (user) id; joins participants.csv', value: (r) => r.userId },
-  { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id', value: (r) => r.prolificPid },
-  {
-    name: 'response_id',
-    type: 'text',
-    meaning: 'Survey response id (one per participant and survey)',
-    value: (r) => r.responseId,
-  },
-  {
-    name: 'survey_type',
-    type: 'text',
-    meaning: 'Which survey: entry page, baseline intention, pre-survey, post-survey',
-    allowed: list(SURVEY_TYPES),
-    enum: SURVEY_TYPES,
-    value: (r) => r.surveyType,
-  },
-  {
-    name: 'question',
-    type: 'text',
-    meaning: 'Question key within the survey',
-    allowed: 'entry: choice; baseline: vaccination_intention; pre: age, sex, political_leaning; post: post_intent',
-    value: (r) => r.question,
-  },
-  {
-    name: 'value',
-    type: 'text',
-    meaning:
-      'The answer as submitted (see the matching participants.csv column for its values); a nested answer is JSON text',
-    value: (r) => r.value,
-  },
-  { name: 'submitted_at', type: 'timestamp', meaning: 'When the survey was submitted', value: (r) => r.submittedAt },
-];
+/** surveys.csv's columns; the codebook's allowed question keys are the study version's. */
+export function surveyColumns(study: StudyDefinition): readonly CsvColumn<SurveyAnswerRecord>[] {
+  return [
+    { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
+    { name: 'user_id', type: 'text', meaning: 'Study login (user) id; joins participants.csv', value: (r) => r.userId },
+    { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id', value: (r) => r.prolificPid },
+    {
+      name: 'response_id',
+      type: 'text',
+      meaning: 'Survey response id (one per participant and survey)',
+      value: (r) => r.responseId,
+    },
+    {
+      name: 'survey_type',
+      type: 'text',
+      meaning: 'Which survey: entry page, baseline intention, pre-survey, post-survey',
+      allowed: list(SURVEY_TYPES),
+      enum: SURVEY_TYPES,
+      value: (r) => r.surveyType,
+    },
+    {
+      name: 'question',
+      type: 'text',
+      meaning: 'Question key within the survey (the answer keys of the study version the experiment pins)',
+      allowed: `entry: ${study.entry.key}; baseline: ${study.baseline.key}; pre: ${study.pre.questions.map((q) => q.key).join(', ')}; post: ${study.post.key}`,
+      value: (r) => r.question,
+    },
+    {
+      name: 'value',
+      type: 'text',
+      meaning:
+        'The answer as submitted (see the matching participants.csv column for its values); a nested answer is JSON text',
+      value: (r) => r.value,
+    },
+    { name: 'submitted_at', type: 'timestamp', meaning: 'When the survey was submitted', value: (r) => r.submittedAt },
+  ];
+}
+
+/** surveys.csv's columns for the built-in study (the rows do not depend on the study). */
+export const SURVEY_COLUMNS = surveyColumns(studyDefinition);
 
 /** The data files and their columns for a study version, in the order the codebook lists them. */
 export function dataFileColumns(study: StudyDefinition) {
   return {
     'participants.csv': participantColumns(study),
     'messages.csv': MESSAGE_COLUMNS,
-    'surveys.csv': SURVEY_COLUMNS,
+    'surveys.csv': surveyColumns(study),
   } as const satisfies Partial<Record<ExportFile, readonly CsvColumn<never>[]>>;
 }
 

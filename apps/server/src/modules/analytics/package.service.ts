@@ -13,7 +13,7 @@ import { findExperimentById } from '../experiments/experiments.repository.js';
 import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
 import type { CsvColumn } from './csv.js';
 import { dataPackageDescriptor, type PackageMeta } from './datapackage.js';
-import { MESSAGE_COLUMNS, SURVEY_COLUMNS, participantColumns } from './export-columns.js';
+import { MESSAGE_COLUMNS, SURVEY_COLUMNS, participantColumns, surveyColumns } from './export-columns.js';
 import { csvOf, messageRecords, participantRecords, surveyRecords } from './export.service.js';
 import { EVENT_COLUMNS, PAGE_TIME_COLUMNS } from './package-columns.js';
 import { eventRecords, pageTimeRecords } from './package-records.js';
@@ -39,7 +39,7 @@ function packageFileColumns(study: StudyDefinition) {
   return {
     'participants.csv': participantColumns(study),
     'messages.csv': MESSAGE_COLUMNS,
-    'surveys.csv': SURVEY_COLUMNS,
+    'surveys.csv': surveyColumns(study),
     'page_times.csv': PAGE_TIME_COLUMNS,
     'events.csv': EVENT_COLUMNS,
   } as const;

@@ -1,5 +1,6 @@
 import {
   CONDITIONS,
+  ENTRY_CHOICE_NAMES,
   LIKERT_MAX,
   LIKERT_MIN,
   chatPoints,
@@ -14,6 +15,7 @@ import {
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
 import { BLOCK_SIZE } from '../participants/permuted-block.js';
 import type { ParticipantBaseRow } from './analytics.repository.js';
+import { entryChoiceOf } from '../surveys/survey-answers.js';
 import type { AssistantUsage, ChatActivity, SectionExposure, SurveyAnswers } from './participant-facts.js';
 
 /** The most static sections any condition of a study has: participants.csv has one pair of columns per section. */
@@ -37,11 +39,11 @@ export interface ParticipantRecord {
   lastLoginAt: string | null;
   consentGiven: boolean;
   consentTimestamp: string | null;
+  /** The entry answer by the spec's names of its two roles ('questions', 'confirm'), whatever values the study stores. */
   entryChoice: string | null;
   baselineIntention: number | null;
-  age: string | null;
-  sex: string | null;
-  politicalLeaning: string | null;
+  /** The pre-study answers under the study version's question keys (docs/decisions/0047). */
+  pre: Record<string, string | null>;
   /** By section index (0-based); undefined where the section was never completed. */
   sections: (SectionExposure | undefined)[];
   /** The chat measures are null for a participant who never reached the chat (no thread). */
@@ -92,7 +94,7 @@ export interface ParticipantFacts {
   duplicatePids?: ReadonlySet<string>;
   /** Blocked pastes in the chat box by user (absent: none). */
   pastes?: Map<string, number>;
-  /** The study version the experiment pins (its sections); the built-in study if not given. */
+  /** The study version the experiment pins (its sections and answer keys); the built-in study if not given. */
   study?: StudyDefinition;
 }
 
@@ -150,15 +152,17 @@ export function toParticipantRecord(
   const chat = facts.chat.get(base.user_id) ?? { turns: 0, chars: 0 };
   const usage = facts.usage?.get(base.user_id);
   const exposures = facts.exposures?.get(base.user_id);
-  const baseline = intentValue(answers.baseline?.vaccination_intention);
-  const post = intentValue(answers.post?.post_intent);
+  // The answers are read under the keys of the version the experiment pins (docs/decisions/0047).
+  const study = facts.study ?? studyDefinition;
+  const baseline = intentValue(answers.baseline?.[study.baseline.key]);
+  const post = intentValue(answers.post?.[study.post.key]);
   const points = chatPoints(chat.turns, chat.chars);
   const reached = facts.threads.has(base.user_id);
   const condition = toCondition(base.assigned_condition);
-  const study = facts.study ?? studyDefinition;
   const sections = Array.from({ length: sectionCountOf(study) }, (_, index) => exposures?.get(index));
   const summary = sectionSummary(study, condition, sections);
-  const entryChoice = text(answers.entry?.choice);
+  const role = entryChoiceOf(study, answers.entry?.[study.entry.key]);
+  const entryChoice = role === null ? null : ENTRY_CHOICE_NAMES[role];
   const completed = base.completion_pathway === 'complete';
   return {
     experimentId,
@@ -177,9 +181,7 @@ export function toParticipantRecord(
     consentTimestamp: toIsoOrNull(base.consent_timestamp),
     entryChoice,
     baselineIntention: baseline,
-    age: text(answers.pre?.age),
-    sex: text(answers.pre?.sex),
-    politicalLeaning: text(answers.pre?.political_leaning),
+    pre: Object.fromEntries(study.pre.questions.map((q) => [q.key, text(answers.pre?.[q.key])])),
     sections,
     chatTurns: reached ? chat.turns : null,
     userCharCount: reached ? chat.chars : null,

@@ -145,7 +145,7 @@ export async function participantAt(
       await chatRounds(t, user, experimentId);
       return send(t, user, 'GET', `/api/participants/journey/${experimentId}`);
     },
-    post: () => survey('post', { post_intent: 6 }),
+    post: () => survey('post', { [study.post.key]: 6 }),
     completed: () => send(t, user, 'POST', '/api/participants/completion', { experimentId, pathway: 'complete' }),
   };
   const path = until === 'confirm' ? ['joined', 'consented', 'confirm'] : ORDER.slice(0, ORDER.indexOf(until) + 1);

@@ -1,71 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { studyDefinition, type ParticipantStudy, type StudyDefinition, type StudyVersion } from '@studychat/contracts';
+import { studyDefinition, type ParticipantStudy, type StudyVersion } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 import { SwitchableModel } from '../../../test/chat.js';
 import { DEFAULT_STUDY_VERSION_ID } from './study-source.js';
+import { secondStudy } from './second-study.fixtures.js';
 
 type ErrorBody = { error: string; code: string; issues?: { path: string; message: string }[] };
-
-/** A second study: another topic, three sections and one per condition, other timers, wording and questions. */
-export function secondStudy(): StudyDefinition {
-  const study = structuredClone(studyDefinition);
-  study.id = 'sleep-study';
-  study.title = 'Sleep study';
-  study.entry.key = 'bedtime_plan';
-  study.entry.values = { continue: 'unsure', exit: 'settled' };
-  study.baseline.key = 'bedtime_intention';
-  study.pages = { completion: { thanks: 'Thanks from the sleep study.', instructions: 'Paste the code.' } };
-  study.baseline.question = 'How much do you intend to keep a regular bedtime for your child next week?';
-  study.pre = {
-    title: 'About your family',
-    intro: 'Please answer these two questions.',
-    questions: [
-      {
-        key: 'children',
-        wording: 'How many children under 5 live with you?',
-        type: 'choice',
-        options: [
-          { value: '1', label: 'One' },
-          { value: '2+', label: 'Two or more' },
-        ],
-        required: true,
-      },
-      {
-        key: 'sleep_worry',
-        wording: 'How much do you worry about your child’s sleep?',
-        type: 'scale',
-        labels: { min: 'Not at all', mid: 'Somewhat', max: 'A great deal' },
-        required: false,
-      },
-    ],
-  };
-  study.post.question = 'Now, how much do you intend to keep a regular bedtime for your child next week?';
-  study.conditions.mmr = {
-    topic: 'children’s sleep',
-    sections: [1, 2, 3].map((n) => ({
-      id: `sleep-${n}`,
-      title: `Sleep part ${n}`,
-      minSeconds: 5 * n,
-      blocks: [{ paragraphs: [`Sleep fact number ${n}.`] }],
-    })),
-  };
-  study.conditions.control = {
-    topic: 'tooth brushing',
-    sections: [{ id: 'teeth-1', title: 'Brushing', minSeconds: 7, blocks: [{ paragraphs: ['Brush twice a day.'] }] }],
-  };
-  study.chat.conditions.mmr.systemPrompt = 'SECRET SLEEP PROMPT: you talk about sleep.';
-  study.chat.conditions.mmr.scripted.opening = 'Hello! Ask me anything about your child’s sleep.';
-  study.chat.conditions.mmr.settings = {
-    model: 'claude-haiku-4-5',
-    temperature: 0.3,
-    replyTokens: 300,
-    thinkingBudget: 0,
-  };
-  study.chat.conditions.control.systemPrompt = 'SECRET TEETH PROMPT: you talk about teeth.';
-  return study;
-}
 
 async function createVersion(t: TestApp, admin: TestUser, definition: unknown, label = 'Sleep v1') {
   return expectJson<StudyVersion>(
@@ -287,6 +229,7 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
     delete old.entry?.values;
     delete old.baseline?.key;
     delete old.pre;
+    delete old.post?.key;
     await t()
       .database.db.updateTable('study_versions')
       .set({ definition: JSON.stringify(old) })

@@ -62,6 +62,17 @@ export function answersProblem(questions: readonly SurveyQuestion[], answers: St
   return null;
 }
 
+/** The post-survey's answer (the contract holds one 1-7 integer): under the study's post key, else 400. */
+export function checkPostAnswer(study: StudyDefinition, answers: Readonly<Record<string, number>>): void {
+  const key = Object.keys(answers)[0];
+  if (key !== study.post.key)
+    throw new AppError(
+      400,
+      'VALIDATION_FAILED',
+      `The answers do not fit the study's questions: ${key} is not a question of this survey`,
+    );
+}
+
 /** The answers, checked against the study's questions; 400 VALIDATION_FAILED names the first problem. */
 export function checkAnswers(study: StudyDefinition, survey: AnsweredSurvey, answers: StudyAnswers): StudyAnswers {
   const problem = answersProblem(surveyQuestions(study, survey), answers);

@@ -8,7 +8,7 @@ import { journeyWrite, logAnswerChangeRefused, type StepEvent } from '../journey
 import type { JourneyWrite } from '../journey/journey-steps.js';
 import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
 import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
-import { checkAnswers } from './survey-questions.js';
+import { checkAnswers, checkPostAnswer } from './survey-questions.js';
 
 /** The journey write each survey is. */
 const SURVEY_WRITE: Record<SurveyType, JourneyWrite> = {
@@ -28,7 +28,7 @@ function surveyEvent(submission: SurveySubmission, study: StudyDefinition): Step
     case 'pre':
       return { type: 'pre_survey' };
     case 'post':
-      return { type: 'post_survey', data: { postIntent: submission.responses.post_intent } };
+      return { type: 'post_survey', data: { postIntent: submission.responses[study.post.key] } };
   }
 }
 
@@ -46,9 +46,10 @@ export async function submitSurvey(
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
   assertSelfOrAdmin(requester, userId);
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
-  // The answers must fit the questions of the experiment's study (post: the contract's 1-7 post_intent).
+  // The answers must fit the questions of the experiment's study (post: its one 1-7 answer under the post key).
   const study = await deps.studies(experimentId);
-  if (submission.survey_type !== 'post') checkAnswers(study, submission.survey_type, submission.responses);
+  if (submission.survey_type === 'post') checkPostAnswer(study, submission.responses);
+  else checkAnswers(study, submission.survey_type, submission.responses);
 
   return journeyWrite<{ id: string; created: boolean }>(
     deps,

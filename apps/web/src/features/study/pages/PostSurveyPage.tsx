@@ -66,7 +66,7 @@ export function PostSurveyPage() {
           experiment_id: experimentId,
           prolific_pid: readSession('PROLIFIC_PID'),
           survey_type: 'post',
-          responses: { post_intent: value },
+          responses: { [post.key]: value },
         },
         2,
         RETRY_DELAY_MS,
