@@ -31,6 +31,13 @@ export class AdminApi {
     return (await res.json()) as T;
   }
 
+  /** A GET whose reply is text (an export file). */
+  async text(url: string): Promise<string> {
+    const res = await this.request.get(url, { headers: this.headers });
+    if (!res.ok()) throw new Error(`GET ${url} failed: ${res.status()} ${await res.text()}`);
+    return res.text();
+  }
+
   /** An experiment with all three completion codes set. */
   async createExperiment(name = `E2E study ${Date.now()}`): Promise<Experiment & { codes: Record<string, string> }> {
     const experiment = await this.call<Experiment>('POST', '/api/experiments', {
