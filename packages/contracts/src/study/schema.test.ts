@@ -89,6 +89,7 @@ describe('StudyDefinitionSchema', () => {
     bad.entry.key = 'Choice!';
     bad.entry.values = { continue: 'same', exit: 'same' };
     bad.baseline.key = '';
+    bad.post.key = 'Post intent';
     bad.pre.questions[0].options = undefined;
     bad.pre.questions[1].key = 'age';
     bad.pre.questions[2] = { key: 'feel', wording: 'How?', type: 'scale', required: true };
@@ -99,6 +100,7 @@ describe('StudyDefinitionSchema', () => {
         'entry.key',
         'entry.values.exit',
         'baseline.key',
+        'post.key',
         'pre.questions.0.options',
         'pre.questions.1.key',
         'pre.questions.2.labels',
@@ -112,6 +114,7 @@ describe('StudyDefinitionSchema', () => {
     delete old.entry.values;
     delete old.baseline.key;
     delete old.pre;
+    delete old.post.key;
     expect(validateStudyDefinition(old)).toEqual({ ok: true, definition: studyDefinition });
     expect(upgradeStudyDefinition(old as StoredStudyDefinition)).toEqual(studyDefinition);
     expect(upgradeStudyDefinition(clone())).toEqual(studyDefinition);

@@ -1,6 +1,8 @@
+import { studyDefinition } from '@studychat/contracts/web';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { JourneyContext } from '../journey-context';
 import { EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
 import { PostSurveyPage } from './PostSurveyPage';
 
@@ -87,5 +89,24 @@ describe('PostSurveyPage', () => {
     });
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(screen.getByTestId('location')).toHaveTextContent('/completion pathway=complete');
+  });
+
+  it("sends the answer under the study's own post key", async () => {
+    const api = mockApi({
+      'POST /api/surveys': { status: 400, body: { error: 'Stop here', code: 'VALIDATION_FAILED' } },
+    });
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const study = { ...studyDefinition, post: { ...studyDefinition.post, key: 'bedtime_after' } };
+    renderAt(
+      <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
+        <PostSurveyPage />
+      </JourneyContext>,
+      '/post-survey',
+    );
+    await userEvent.click(screen.getByRole('radio', { name: '5' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Finish' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Stop here');
+    expect(api.calls[0]?.body).toMatchObject({ survey_type: 'post', responses: { bedtime_after: 5 } });
   });
 });
