@@ -145,5 +145,7 @@ export const SLEEP_STUDY: StudyDefinition = {
       mmr: 'Hello! Ask me about your child’s sleep.',
       control: 'Hello! Ask me about brushing your child’s teeth.',
     },
+    // A shorter chat than the spec's 3 rounds and 100 points (docs/decisions/0049).
+    completion: { mmr: { rounds: 2, points: 40 }, control: { rounds: 2, points: 40 } },
   },
 };

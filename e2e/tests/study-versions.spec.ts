@@ -15,7 +15,6 @@ test.describe.configure({ timeout: 150_000 });
 const SLEEP_MESSAGES = [
   'My child keeps getting out of bed after lights out every single night. What can I do about it?',
   'How long before bedtime should we switch off the tablet and the television, realistically?',
-  'Thank you. Is it fine to let bedtime slip by an hour at weekends, or does that undo the routine?',
 ];
 
 test('a second study written in the admin editor is pinned and walked to its completion code', async ({
@@ -121,9 +120,15 @@ test('a second study written in the admin editor is pinned and walked to its com
   }
 
   await expect(p).toHaveURL(new RegExp(`/experiment/${experiment.id}/chat$`));
-  await chatViaApi(p, request, experiment.id, SLEEP_MESSAGES);
+  // The study's own completion rule: 2 rounds and 40 points, shown as the targets; Proceed opens after round 2.
+  await chatViaApi(p, request, experiment.id, SLEEP_MESSAGES.slice(0, 1));
   await p.reload();
-  await expect(p.getByText('Rounds: 3/3')).toBeVisible();
+  await expect(p.getByText('Rounds: 1/2')).toBeVisible();
+  await expect(p.getByText('Engagement: 40/40')).toBeVisible();
+  await expect(p.getByRole('button', { name: 'Proceed' })).toBeDisabled();
+  await chatViaApi(p, request, experiment.id, SLEEP_MESSAGES.slice(1));
+  await p.reload();
+  await expect(p.getByText('Rounds: 2/2')).toBeVisible();
   await p.getByRole('button', { name: 'Proceed' }).click();
   await expect(p.getByRole('heading', { name: 'Final Question' })).toBeVisible();
   await expect(p.getByText(SLEEP_STUDY.post.question)).toBeVisible();
