@@ -104,6 +104,22 @@ describe.each(TEST_DIALECTS)("a study's own chat completion rule on %s", (dialec
     expect(skipped.statusCode).toBe(409);
   });
 
+  it('refuses a rule out of bounds with the problems and their paths (400 STUDY_INVALID), storing nothing', async () => {
+    const admin = await adminOf(t());
+    const bad = oneRoundStudy() as unknown as { chat: { completion: unknown } };
+    bad.chat.completion = { control: { rounds: 0, points: 20_000 } };
+    const res = await send(t(), admin, 'POST', '/api/admin/study-versions', { label: 'Bad rule', definition: bad });
+    expect(expectJson<{ code: string; issues: unknown }>(res, 400)).toMatchObject({
+      code: 'STUDY_INVALID',
+      issues: [
+        { path: 'chat.completion.control.rounds', message: 'must be 1 to 100' },
+        { path: 'chat.completion.control.points', message: 'must be 0 to 10000' },
+      ],
+    });
+    const labels = expectJson<StudyVersion[]>(await send(t(), admin, 'GET', '/api/admin/study-versions'), 200);
+    expect(labels.map((v) => v.label)).not.toContain('Bad rule');
+  });
+
   it("gives the rule to the participant's browser with the study, but not the prompts", async () => {
     const experimentId = await experimentOn(t(), oneRoundStudy());
     const user = await participantAt(t(), experimentId, 'joined');
