@@ -80,6 +80,18 @@ describe.each(TEST_DIALECTS)("a study's own chat completion rule on %s", (dialec
     expect(await exportedChat(t(), experimentId, user.id)).toEqual({ turns: '1', complete: 'TRUE' });
   });
 
+  it('a limit that ends a chat already complete by the study rule logs no second chat_complete', async () => {
+    const experimentId = await experimentOn(t(), oneRoundStudy());
+    const limits = { overrides: { maxMessages: 1 } };
+    expectJson(await send(t(), await adminOf(t()), 'PUT', `/api/experiments/${experimentId}/chat-limits`, limits), 200);
+    const user = await participantAt(t(), experimentId, 'sections');
+    const threadId = await chatRounds(t(), user, experimentId, ['Hi']);
+
+    expect(await progressOf(user, threadId)).toMatchObject({ complete: true, closed: { reason: 'message_limit' } });
+    const complete = (await eventsOf(t(), user, experimentId)).filter((e) => e.type === 'chat_complete');
+    expect(complete.map(dataOf)).toEqual([{ threadId, rounds: 1, points: 11 }]);
+  });
+
   it('still needs the spec rule (3 rounds, 100 points) in the MMR study, which sets none', async () => {
     const experimentId = await experimentOn(t(), null);
     const user = await participantAt(t(), experimentId, 'sections');
