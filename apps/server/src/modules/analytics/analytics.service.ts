@@ -6,6 +6,7 @@ import { notFound } from '../../lib/errors.js';
 import { getFullSummary, statusByUser } from '../monitor/monitor.service.js';
 import { experimentExists, listParticipantBase } from './analytics.repository.js';
 import { loadChatActivity, loadChatThreads, loadSurveyAnswers } from './participant-facts.js';
+import { studiesById } from './package.repository.js';
 import { toDetailedRow, toParticipantRecord } from './participant-record.js';
 
 async function requireExperiment(database: Database, experimentId: string): Promise<void> {
@@ -32,12 +33,13 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
   await requireExperiment(database, experimentId);
   const { db } = database;
   // Test runs are listed too, marked (docs/decisions/0045); the summary and the chart leave them out.
-  // The answers are read under the keys of the study version the experiment pins (docs/decisions/0047).
-  const [base, surveys, statuses, study] = await Promise.all([
+  // The answers are read under the keys of the version each participant ran (docs/decisions/0047).
+  const [base, surveys, statuses, study, versions] = await Promise.all([
     listParticipantBase(db, experimentId, true),
     loadSurveyAnswers(db, { experimentId }, ['baseline', 'post']),
     statusByUser(deps, experimentId),
     deps.studies(experimentId),
+    studiesById(db, experimentId),
   ]);
   const rows: DetailedParticipantRow[] = [];
   for (let start = 0; start < base.length; start += CHAT_CHUNK) {
@@ -45,7 +47,7 @@ export async function participantsDetailed(deps: AppDeps, experimentId: string):
     const scope = { experimentId, userIds: chunk.map((r) => r.user_id) };
     const [chat, threads] = await Promise.all([loadChatActivity(db, scope), loadChatThreads(db, scope)]);
     for (const row of chunk) {
-      const record = toParticipantRecord(experimentId, row, { surveys, chat, threads, study });
+      const record = toParticipantRecord(experimentId, row, { surveys, chat, threads, study, versions });
       const detailed = toDetailedRow(record, statuses.get(row.user_id) ?? 'in_progress');
       rows.push({ ...detailed, is_test: toBool(row.is_test) });
     }

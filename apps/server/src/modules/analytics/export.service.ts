@@ -44,6 +44,7 @@ import {
   loadPasteAttempts,
   loadSurveyAnswers,
 } from './participant-facts.js';
+import { studiesById } from './package.repository.js';
 import { toParticipantRecord, type ParticipantRecord } from './participant-record.js';
 
 // The CSV exports are produced page by page (keyset pagination) and pulled by the HTTP response: the next
@@ -68,6 +69,8 @@ export async function* participantRecords(
 ): AsyncGenerator<ParticipantRecord[]> {
   const { pageSize = DEFAULT_PAGE_SIZES.participants, statuses, includeTests = false, study } = options;
   const duplicatePids = await listDuplicateProlificPids(db, experimentId, includeTests);
+  // Only a test run can be stamped with another version than the pinned one (0045, 0047).
+  const versions = includeTests ? await studiesById(db, experimentId) : undefined;
   const pages = keysetPages(
     (after, limit) => pageParticipantBase(db, experimentId, after, limit, includeTests),
     participantCursor,
@@ -83,7 +86,7 @@ export async function* participantRecords(
       loadExposures(db, scope),
       loadPasteAttempts(db, scope),
     ]);
-    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses, pastes, study };
+    const facts = { surveys, chat, threads, usage, exposures, duplicatePids, statuses, pastes, study, versions };
     yield page.map((base) => toParticipantRecord(experimentId, base, facts));
   }
 }

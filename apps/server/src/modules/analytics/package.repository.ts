@@ -122,3 +122,9 @@ export function pageEvents(
   if (after !== null) query = query.where('e.seq', '>', after);
   return query.orderBy('e.seq').limit(limit).execute();
 }
+
+/** The pinned and every stamped study version of an experiment (test runs included), by id. */
+export async function studiesById(db: Kysely<DB>, experimentId: string): Promise<Map<string, StudyDefinition>> {
+  const versions = await listExportedStudyVersions(db, experimentId, true);
+  return new Map(versions.map((v) => [v.id, v.study]));
+}

@@ -96,6 +96,11 @@ export interface ParticipantFacts {
   pastes?: Map<string, number>;
   /** The study version the experiment pins (its sections and answer keys); the built-in study if not given. */
   study?: StudyDefinition;
+  /**
+   * Study versions by id: a participant stamped with another version than the pinned one (a test run from
+   * before the pin changed) has their answers read under that version's keys (docs/decisions/0047).
+   */
+  versions?: ReadonlyMap<string, StudyDefinition>;
 }
 
 /** A 1-7 intention answer (the baseline stores "1".."7", the post-survey an integer), else null. */
@@ -152,16 +157,18 @@ export function toParticipantRecord(
   const chat = facts.chat.get(base.user_id) ?? { turns: 0, chars: 0 };
   const usage = facts.usage?.get(base.user_id);
   const exposures = facts.exposures?.get(base.user_id);
-  // The answers are read under the keys of the version the experiment pins (docs/decisions/0047).
+  // The answers are read under the keys of the version the participant ran: the pinned one, unless the
+  // participant is stamped with another known version (docs/decisions/0047).
   const study = facts.study ?? studyDefinition;
-  const baseline = intentValue(answers.baseline?.[study.baseline.key]);
-  const post = intentValue(answers.post?.[study.post.key]);
+  const own = (base.study_version_id && facts.versions?.get(base.study_version_id)) || study;
+  const baseline = intentValue(answers.baseline?.[own.baseline.key]);
+  const post = intentValue(answers.post?.[own.post.key]);
   const points = chatPoints(chat.turns, chat.chars);
   const reached = facts.threads.has(base.user_id);
   const condition = toCondition(base.assigned_condition);
   const sections = Array.from({ length: sectionCountOf(study) }, (_, index) => exposures?.get(index));
   const summary = sectionSummary(study, condition, sections);
-  const role = entryChoiceOf(study, answers.entry?.[study.entry.key]);
+  const role = entryChoiceOf(own, answers.entry?.[own.entry.key]);
   const entryChoice = role === null ? null : ENTRY_CHOICE_NAMES[role];
   const completed = base.completion_pathway === 'complete';
   return {
@@ -181,7 +188,7 @@ export function toParticipantRecord(
     consentTimestamp: toIsoOrNull(base.consent_timestamp),
     entryChoice,
     baselineIntention: baseline,
-    pre: Object.fromEntries(study.pre.questions.map((q) => [q.key, text(answers.pre?.[q.key])])),
+    pre: Object.fromEntries(own.pre.questions.map((q) => [q.key, text(answers.pre?.[q.key])])),
     sections,
     chatTurns: reached ? chat.turns : null,
     userCharCount: reached ? chat.chars : null,
