@@ -1,9 +1,7 @@
 import type { ChatCloseReason, ChatProgressValues, ChatRule } from '@studychat/contracts';
 import { CHAT_CLOSE_REASONS } from '@studychat/contracts';
-import type { Kysely } from 'kysely';
-import type { ChatThreadRow, DB } from '../../db/schema.js';
+import type { ChatThreadRow } from '../../db/schema.js';
 import { toProgress, type ProgressRow } from './chat.mapper.js';
-import { findThreadFor, listThreadMessages } from './chat.repository.js';
 
 /** What the journey needs to know of a participant's chat: the thread, its progress, whether a limit ended it. */
 export interface ChatFacts {
@@ -19,20 +17,6 @@ export const NO_CHAT: ChatFacts = {
   progress: { rounds: 0, chars: 0, points: 0, complete: false },
   closed: null,
 };
-
-/**
- * The participant's thread in the experiment, its progress from the stored messages (complete by the
- * condition's rule), and its closure.
- */
-export async function chatFacts(
-  db: Kysely<DB>,
-  userId: string,
-  experimentId: string,
-  rule: ChatRule,
-): Promise<ChatFacts> {
-  const thread = await findThreadFor(db, userId, experimentId);
-  return thread ? toChatFacts(thread, await listThreadMessages(db, thread.id), rule) : NO_CHAT;
-}
 
 /** The chat facts from the thread and its messages in order, complete by the condition's rule. */
 export function toChatFacts(

@@ -26,15 +26,6 @@ export function findParticipation(
     .executeTakeFirst();
 }
 
-export async function findThreadFor(db: Db, userId: string, experimentId: string): Promise<ChatThreadRow | undefined> {
-  return db
-    .selectFrom('chat_threads')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('experiment_id', '=', experimentId)
-    .executeTakeFirst();
-}
-
 /** Inserts the thread unless this participant already has one for the experiment (a concurrent initiate). */
 export async function insertThreadIfAbsent(
   db: Db,
