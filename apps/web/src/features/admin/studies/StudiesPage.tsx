@@ -9,6 +9,7 @@ import { BackLink } from '../BackLink';
 import { canEdit } from '../can-edit';
 import { formatDateTime } from '../format';
 import { StudyDiff } from './StudyDiff';
+import { VersionSelect } from './VersionSelect';
 import { useCloneStudyVersion, useStudyVersions } from './use-studies';
 
 /** `/admin/studies`: the study versions, a new draft from any of them, and a diff between two. */
@@ -86,21 +87,7 @@ export function StudiesPage() {
                 ['To', right, setRight],
               ] as const
             ).map(([label, value, set]) => (
-              <label key={label} className="text-sm font-medium text-slate-800">
-                {label}{' '}
-                <select
-                  className="ml-1 rounded border border-slate-300 px-2 py-1"
-                  value={value}
-                  onChange={(e) => set(e.target.value)}
-                >
-                  <option value="">Choose a version</option>
-                  {versions.data.map((v) => (
-                    <option key={v.id} value={v.id}>
-                      {v.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <VersionSelect key={label} label={label} value={value} versions={versions.data} onChange={set} />
             ))}
           </div>
           {left && right && <StudyDiff leftId={left} rightId={right} />}

@@ -6,6 +6,7 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { canEdit } from '../can-edit';
 import { usePinStudyVersion, useStudyVersions } from './use-studies';
+import { VersionSelect } from './VersionSelect';
 
 /** The experiment's study version, and (for admins, before any participant) pinning another one. */
 export function StudyVersionCard({ experiment }: { experiment: Experiment }) {
@@ -31,21 +32,7 @@ export function StudyVersionCard({ experiment }: { experiment: Experiment }) {
       </p>
       {canEdit() && versions.data && (
         <div className="mt-3 flex flex-wrap items-end gap-2">
-          <label className="text-sm font-medium text-slate-800">
-            Pin another version{' '}
-            <select
-              className="ml-1 rounded border border-slate-300 px-2 py-1"
-              value={choice}
-              onChange={(e) => setChoice(e.target.value)}
-            >
-              <option value="">Choose a version</option>
-              {versions.data.map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <VersionSelect label="Pin another version" value={choice} versions={versions.data} onChange={setChoice} />
           <Button variant="secondary" disabled={!choice || pin.isPending} onClick={() => pin.mutate(choice)}>
             Pin version
           </Button>
