@@ -102,28 +102,33 @@ export async function redeemPreview(auth: AuthContext, token: string): Promise<R
   const { db } = deps.database;
   const now = deps.clock();
   const iso = now.toISOString();
-  const link = await useLinkOnce(db, hashToken(token), iso);
-  const user = link ? await findUserById(db, link.user_id) : undefined;
-  if (!link || !user) throw new AppError(401, 'PREVIEW_LINK_INVALID', PREVIEW_LINK_INVALID);
   const sessionId = deps.newId();
-  await insertSession(db, {
-    id: sessionId,
-    user_id: user.id,
-    created_at: iso,
-    expires_at: new Date(now.getTime() + auth.tokenTtlSeconds * 1000).toISOString(),
+  // The link is spent and the session written together: a failure leaves the link usable.
+  const signedIn = await db.transaction().execute(async (trx) => {
+    const link = await useLinkOnce(trx, hashToken(token), iso);
+    const user = link ? await findUserById(trx, link.user_id) : undefined;
+    if (!link || !user) throw new AppError(401, 'PREVIEW_LINK_INVALID', PREVIEW_LINK_INVALID);
+    await insertSession(trx, {
+      id: sessionId,
+      user_id: user.id,
+      created_at: iso,
+      expires_at: new Date(now.getTime() + auth.tokenTtlSeconds * 1000).toISOString(),
+    });
+    await setLastLogin(trx, user.id, iso);
+    const assignment = await findAssignment(trx, user.id, link.experiment_id);
+    return { link, user, prolificPid: assignment?.prolific_pid ?? '' };
   });
-  await setLastLogin(db, user.id, iso);
+  const { link, user } = signedIn;
   const signed = await auth.signer.sign(
     { userId: user.id, email: user.email, isAdmin: false, role: 'participant' },
     sessionId,
     now,
     auth.tokenTtlSeconds,
   );
-  const assignment = await findAssignment(db, user.id, link.experiment_id);
   return {
     token: signed,
     user: { id: user.id, email: user.email },
     experiment_id: link.experiment_id,
-    prolific_pid: assignment?.prolific_pid ?? '',
+    prolific_pid: signedIn.prolificPid,
   };
 }
