@@ -29,6 +29,22 @@ describe("answers against the study's questions", () => {
     expect(answersProblem(questions, { kids: '1', worry: '8' })).toMatch(/^worry must be one of "1", .* "7"$/);
   });
 
+  it('reads only the answers given: a question keyed like an object property is missing when not answered', () => {
+    const odd: SurveyQuestion[] = [
+      {
+        key: 'constructor',
+        wording: 'Built?',
+        type: 'scale',
+        labels: { min: 'No', mid: 'Some', max: 'Yes' },
+        required: false,
+      },
+      { key: 'tostring', wording: 'Said?', type: 'choice', options: [{ value: 'y', label: 'Yes' }], required: true },
+    ];
+    expect(answersProblem(odd, { tostring: 'y' })).toBeNull();
+    expect(answersProblem(odd, {})).toBe('tostring is required');
+    expect(answersProblem(odd, { constructor: '4', tostring: 'y' })).toBeNull();
+  });
+
   it("reads the MMR study's entry, baseline and pre-survey keys from its definition", () => {
     expect(surveyQuestions(studyDefinition, 'entry')[0]?.options?.map((o) => o.value)).toEqual([
       'questions',

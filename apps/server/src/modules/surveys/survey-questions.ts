@@ -51,7 +51,8 @@ export function answersProblem(questions: readonly SurveyQuestion[], answers: St
     if (!questions.some((q) => q.key === key)) return `${key} is not a question of this survey`;
   }
   for (const question of questions) {
-    const value = answers[question.key];
+    // Own answers only: a key such as `constructor` must not find the object's prototype.
+    const value = Object.hasOwn(answers, question.key) ? answers[question.key] : undefined;
     if (value === undefined) {
       if (question.required) return `${question.key} is required`;
       continue;
