@@ -91,6 +91,20 @@ describe.each(TEST_DIALECTS)('preview as participant on %s', (dialect) => {
     });
   });
 
+  it('signs in exactly once when one link is redeemed five times at once, with one session', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const link = await preview(admin, id, 'control');
+    const replies = await Promise.all(Array.from({ length: 5 }, () => redeem(link)));
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+    const sessions = await t()
+      .database.db.selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', link.user_id)
+      .execute();
+    expect(sessions).toHaveLength(1);
+  });
+
   it('refuses an expired link, an unknown token, and a password login as the test participant', async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const { id } = await createExperiment(t(), admin);
