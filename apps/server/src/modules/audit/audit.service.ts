@@ -1,4 +1,6 @@
 import type { AuditPage } from '@studychat/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { toIso } from '../../db/values.js';
@@ -12,13 +14,17 @@ export interface AuditRecord {
   details?: Record<string, unknown> | undefined;
 }
 
-/** Who, when, what: one row per admin action (never the values of passwords or codes). */
+/**
+ * Who, when, what: one row per admin action (never the values of passwords or codes). `db` is a transaction
+ * when the entry must stand or fall with the action's own writes.
+ */
 export async function recordAudit(
   deps: AppDeps,
   actor: { userId: string; email: string },
   record: AuditRecord,
+  db: Kysely<DB> = deps.database.db,
 ): Promise<void> {
-  await insertAuditEntry(deps.database.db, {
+  await insertAuditEntry(db, {
     id: deps.newId(),
     actor_id: actor.userId,
     actor_email: actor.email,

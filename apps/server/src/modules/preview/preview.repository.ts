@@ -26,13 +26,13 @@ export async function useLinkOnce(
   db: Kysely<DB>,
   tokenHash: string,
   now: string,
-): Promise<{ user_id: string; experiment_id: string } | undefined> {
+): Promise<{ user_id: string; experiment_id: string; created_by: string | null } | undefined> {
   return db
     .updateTable('preview_links')
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning(['user_id', 'experiment_id'])
+    .returning(['user_id', 'experiment_id', 'created_by'])
     .executeTakeFirst();
 }

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { PREVIEW_LINK_MINUTES, type Condition, type PreviewLink, type RedeemPreviewReply } from '@studychat/contracts';
+import type { DB } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { recordAudit } from '../audit/audit.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { insertSession } from '../auth/session.repository.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
@@ -96,6 +99,39 @@ export async function createPreview(
   };
 }
 
+/**
+ * The link's use, in the audit log under the admin who made it (the link is their credential, handed on):
+ * written in the redeem's transaction, so a used link always has its entry. An admin deleted since has
+ * left `created_by` null; the entry then names the test participant as the actor, `created_by: null`.
+ */
+async function auditRedeem(
+  auth: AuthContext,
+  trx: Kysely<DB>,
+  used: {
+    link: { user_id: string; experiment_id: string; created_by: string | null };
+    user: { id: string; email: string };
+    assignmentId: string | null;
+  },
+): Promise<void> {
+  const { link, user } = used;
+  const admin = link.created_by === null ? undefined : await findUserById(trx, link.created_by);
+  const actor = admin ? { userId: admin.id, email: admin.email } : { userId: user.id, email: user.email };
+  await recordAudit(
+    auth.deps,
+    actor,
+    {
+      action: 'experiment.preview.redeem',
+      target: { type: 'experiment', id: link.experiment_id },
+      details: {
+        test_user_id: user.id,
+        assignment_id: used.assignmentId,
+        created_by: link.created_by,
+      },
+    },
+    trx,
+  );
+}
+
 /** Signs the link's test participant in, once: a new participant session, as a login would make. */
 export async function redeemPreview(auth: AuthContext, token: string): Promise<RedeemPreviewReply> {
   const { deps } = auth;
@@ -116,6 +152,7 @@ export async function redeemPreview(auth: AuthContext, token: string): Promise<R
     });
     await setLastLogin(trx, user.id, iso);
     const assignment = await findAssignment(trx, user.id, link.experiment_id);
+    await auditRedeem(auth, trx, { link, user, assignmentId: assignment?.id ?? null });
     return { link, user, prolificPid: assignment?.prolific_pid ?? '' };
   });
   const { link, user } = signedIn;

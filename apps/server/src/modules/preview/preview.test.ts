@@ -91,6 +91,67 @@ describe.each(TEST_DIALECTS)('preview as participant on %s', (dialect) => {
     });
   });
 
+  it('audits the link being used, under the admin who made it, once; the preview participant cannot read the log', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const link = await preview(admin, id, 'mmr');
+    const { db } = t().database;
+    const redeemed = () =>
+      db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'experiment.preview.redeem')
+        .where('target_id', '=', id)
+        .execute();
+    expect(await redeemed()).toEqual([]);
+
+    const user = await signIn(link);
+    const entries = await redeemed();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actor_id: admin.id,
+      actor_email: admin.email,
+      target_type: 'experiment',
+      target_id: id,
+    });
+    expect(JSON.parse(String(entries[0]?.details))).toEqual({
+      test_user_id: link.user_id,
+      assignment_id: link.assignment_id,
+      created_by: admin.id,
+    });
+    // A refused second use writes nothing.
+    expect((await redeem(link)).statusCode).toBe(401);
+    expect(await redeemed()).toHaveLength(1);
+
+    // The admin reads it in the log; the preview participant is refused.
+    const log = expectJson<{ entries: { action: string; actor_id: string }[] }>(
+      await send(t(), admin, 'GET', '/api/admin/audit-log'),
+      200,
+    );
+    expect(log.entries.filter((e) => e.action === 'experiment.preview.redeem' && e.actor_id === admin.id)).toHaveLength(
+      1,
+    );
+    expect(expectJson<ErrorBody>(await send(t(), user, 'GET', '/api/admin/audit-log'), 403).code).toBe('FORBIDDEN');
+  });
+
+  it('audits a link whose admin was deleted under the test participant, created_by null', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const other = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const link = await preview(other, id, 'control');
+    const { db } = t().database;
+    await db.updateTable('preview_links').set({ created_by: null }).where('user_id', '=', link.user_id).execute();
+    await signIn(link);
+    const entry = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'experiment.preview.redeem')
+      .where('target_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({ actor_id: link.user_id, target_id: id });
+    expect(JSON.parse(String(entry.details))).toMatchObject({ created_by: null });
+  });
+
   it('signs in exactly once when one link is redeemed five times at once, with one session', async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const { id } = await createExperiment(t(), admin);
