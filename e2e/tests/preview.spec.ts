@@ -77,7 +77,12 @@ test('an admin previews the control condition, walks it to the code, and the mon
   expect(monitor.participants).toEqual([]);
   expect(monitor.summary.total).toBe(0);
   expect(monitor.funnel.steps.find((s) => s.key === 'joined')?.reached ?? 0).toBe(0);
+  // What the preview's chat cost is shown apart, not in the real spend.
+  expect(monitor.spend.tokens).toBe(0);
+  expect(monitor.spend.previews).toMatchObject({ runs: 1, chats: 1 });
+  expect(monitor.spend.previews.tokens).toBeGreaterThan(0);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Participants (1)' })).toBeVisible();
   await expect(page.getByTitle(/A preview run by an admin/)).toHaveText('test');
+  await expect(page.getByTestId('monitor-preview-spend')).toContainText('over 1 of 1 preview runs');
 });

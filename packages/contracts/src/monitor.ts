@@ -120,6 +120,19 @@ export const MonitorSpend = z.object({
   /** cost_per_participant_usd x target_sample_size; null without either. */
   projected_usd: z.number().nullable(),
   projected_tokens: z.number().int().nullable(),
+  /**
+   * "Preview as participant" runs (docs/decisions/0045, 0057): what admins' test runs cost, apart. They are in
+   * none of the numbers above (the mean per participant and the projection are real participants' only);
+   * the provider's bill so far is cost_usd + previews.cost_usd.
+   */
+  previews: z.object({
+    /** Preview participants created for the experiment. */
+    runs: z.number().int(),
+    /** Of those, the ones that started the chat. */
+    chats: z.number().int(),
+    tokens: z.number().int(),
+    cost_usd: z.number(),
+  }),
 });
 export type MonitorSpend = z.infer<typeof MonitorSpend>;
 

@@ -160,8 +160,29 @@ export function buildFunnel(
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
-/** Tokens and cost, per condition, and projected at the target sample size from the mean per chat. */
-export function buildSpend(facts: readonly MonitorFacts[], targetSampleSize: number | null): MonitorSpend {
+/** What preview runs cost (docs/decisions/0057): counted apart, never in the real participants' spend. */
+export function buildPreviewSpend(previews: readonly MonitorFacts[]): MonitorSpend['previews'] {
+  let chats = 0;
+  let tokens = 0;
+  let cost = 0;
+  for (const f of previews) {
+    if (!f.hasThread) continue;
+    chats += 1;
+    tokens += f.tokens;
+    cost += f.costUsd;
+  }
+  return { runs: previews.length, chats, tokens, cost_usd: round6(cost) };
+}
+
+/**
+ * Tokens and cost of real participants, per condition, and projected at the target sample size from the
+ * mean per chat; `previews` are the test runs' facts, reported apart.
+ */
+export function buildSpend(
+  facts: readonly MonitorFacts[],
+  targetSampleSize: number | null,
+  previews: readonly MonitorFacts[],
+): MonitorSpend {
   const byCondition: MonitorSpend['by_condition'] = Object.fromEntries(
     CONDITIONS.map((c) => [c, { participants: 0, tokens: 0, cost_usd: 0 }]),
   );
@@ -192,6 +213,7 @@ export function buildSpend(facts: readonly MonitorFacts[], targetSampleSize: num
     projected_usd:
       perParticipant === null || targetSampleSize === null ? null : round6(perParticipant * targetSampleSize),
     projected_tokens: tokensPer === null || targetSampleSize === null ? null : Math.round(tokensPer * targetSampleSize),
+    previews: buildPreviewSpend(previews),
   };
 }
 

@@ -197,10 +197,12 @@ export async function getMonitor(deps: AppDeps, experimentId: string): Promise<M
   const settings = await requireSettings(deps.database, experimentId);
   // The position first: anything logged while the rest is read is announced again by the stream.
   const seq = await latestSeq(db, experimentId);
-  const [items, loggedInNotJoined] = await Promise.all([
-    classifyReal(deps, experimentId, settings),
+  const [all, loggedInNotJoined] = await Promise.all([
+    classifyAll(deps, experimentId, settings),
     countLoggedInNotJoined(db, experimentId),
   ]);
+  const items = all.filter((i) => !i.loaded.isTest);
+  const previews = all.filter((i) => i.loaded.isTest).map((i) => i.facts);
   const now = deps.clock();
   const facts = items.map((i) => i.facts);
   return {
@@ -209,7 +211,7 @@ export async function getMonitor(deps: AppDeps, experimentId: string): Promise<M
     settings,
     summary: summarise(items),
     funnel: buildFunnel(items, loggedInNotJoined),
-    spend: buildSpend(facts, settings.target_sample_size),
+    spend: buildSpend(facts, settings.target_sample_size, previews),
     srm: buildSrm(facts),
     participants: items.map((i) => toParticipant(i.loaded, i.row, now.getTime())),
   };

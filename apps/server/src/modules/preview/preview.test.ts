@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { DetailedParticipantRow, MonitorReply, PreviewLink, RedeemPreviewReply } from '@studychat/contracts';
 import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
+import {
+  chatRounds,
+  createExperiment,
+  participantAt,
+  readAllSections,
+  send,
+  surveyBody,
+} from '../participants/journey.fixtures.js';
 
 // "Preview as participant" (docs/decisions/0045): admins only, the chosen condition without the
 // randomisation, flagged as a test run, a one-time link that expires, and no trace in the real numbers.
@@ -282,6 +289,55 @@ describe.each(TEST_DIALECTS)('preview as participant on %s', (dialect) => {
         [real.id, false],
         [user.id, true],
       ].sort(),
+    );
+  });
+
+  it('shows what previews cost apart from the real spend, which neither the mean nor the projection include', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    expectJson(
+      await send(t(), admin, 'PUT', `/api/experiments/${id}/monitor/settings`, { target_sample_size: 100 }),
+      200,
+    );
+    const chatting = await signIn(await preview(admin, id, 'mmr'));
+    await walkToAssignment(t(), chatting, id);
+    await readAllSections(t(), chatting, id);
+    await chatRounds(t(), chatting, id);
+    await signIn(await preview(admin, id, 'control')); // a preview that never reaches the chat
+    const real = await participantAt(t(), id, 'chatted');
+
+    // Known costs on the two threads (the scripted model's price is 0), the tokens as the chat counted them.
+    const { db } = t().database;
+    await db.updateTable('chat_threads').set({ cost_usd: 0.25 }).where('user_id', '=', chatting.id).execute();
+    await db.updateTable('chat_threads').set({ cost_usd: 0.5 }).where('user_id', '=', real.id).execute();
+    const tokensOf = async (userId: string) =>
+      Number(
+        (
+          await db
+            .selectFrom('chat_threads')
+            .select('tokens_used')
+            .where('user_id', '=', userId)
+            .executeTakeFirstOrThrow()
+        ).tokens_used,
+      );
+    const previewTokens = await tokensOf(chatting.id);
+    const realTokens = await tokensOf(real.id);
+    expect(previewTokens).toBeGreaterThan(0);
+
+    const { spend } = expectJson<MonitorReply>(await send(t(), admin, 'GET', `/api/experiments/${id}/monitor`), 200);
+    expect(spend.previews).toEqual({ runs: 2, chats: 1, tokens: previewTokens, cost_usd: 0.25 });
+    expect(spend).toMatchObject({
+      tokens: realTokens,
+      cost_usd: 0.5,
+      cost_per_participant_usd: 0.5,
+      projected_usd: 50,
+      projected_tokens: realTokens * 100,
+    });
+    expect(Object.values(spend.by_condition).reduce((a, b) => a + b.participants, 0)).toBe(1);
+
+    // Only admins and analysts read the monitor: the preview participant is refused.
+    expect(expectJson<ErrorBody>(await send(t(), chatting, 'GET', `/api/experiments/${id}/monitor`), 403).code).toBe(
+      'FORBIDDEN',
     );
   });
 });

@@ -60,6 +60,7 @@ const reply: MonitorReply = {
     target_sample_size: 300,
     projected_usd: 3.6,
     projected_tokens: 360000,
+    previews: { runs: 3, chats: 2, tokens: 1500, cost_usd: 0.015 },
   },
   srm: {
     strata: [
@@ -97,6 +98,11 @@ describe('MonitorPanel', () => {
     expect(screen.getByTestId('monitor-screened-out')).toHaveTextContent('1');
     expect(screen.getByRole('status')).toHaveTextContent('Sample ratio mismatch');
     expect(screen.getByText(/for 300 participants/)).toHaveTextContent('$3.60 for 300 participants');
+    // Previews apart, and the bill with them.
+    expect(screen.getByTestId('monitor-preview-spend')).toHaveTextContent(
+      'Previews (not counted above): $0.0150 over 2 of 3 preview runs (1,500 tokens)',
+    );
+    expect(screen.getByTestId('monitor-bill')).toHaveTextContent('$0.0390');
     expect(screen.getAllByTestId('monitor-row')).toHaveLength(3);
     const beta = screen.getAllByTestId('monitor-row')[1] as HTMLElement;
     expect(within(beta).getByText('Sections (3)')).toBeInTheDocument();

@@ -70,6 +70,19 @@ function Spend({ data }: { data: MonitorReply }) {
             : `${usd(spend.projected_usd)} for ${spend.target_sample_size} participants`}
         </dd>
       </div>
+      <div data-testid="monitor-preview-spend">
+        <dt className="inline font-semibold">Previews (not counted above): </dt>
+        <dd className="inline">
+          {usd(spend.previews.cost_usd)} over {spend.previews.chats} of {spend.previews.runs} preview runs (
+          {spend.previews.tokens.toLocaleString()} tokens)
+        </dd>
+      </div>
+      <div>
+        <dt className="inline font-semibold">Bill so far, previews included: </dt>
+        <dd className="inline" data-testid="monitor-bill">
+          {usd(spend.cost_usd + spend.previews.cost_usd)}
+        </dd>
+      </div>
     </dl>
   );
 }
