@@ -14,6 +14,8 @@ export const AdminUser = z.object({
   updated_at: Timestamp,
   last_login_at: Timestamp.nullable(),
   is_admin: z.boolean(),
+  /** A test participant of "preview as participant" (an is_test assignment; docs/decisions/0045, 0057). */
+  is_test: z.boolean(),
   metadata: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AdminUser = z.infer<typeof AdminUser>;

@@ -14,7 +14,7 @@ function oneOf<T extends string>(allowed: readonly T[], value: string | null): T
   return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;
 }
 
-export function toAdminUser(row: UserRow): AdminUser {
+export function toAdminUser(row: UserRow & { is_test: boolean | number }): AdminUser {
   return {
     id: row.id,
     email: row.email,
@@ -22,6 +22,7 @@ export function toAdminUser(row: UserRow): AdminUser {
     updated_at: toIso(row.updated_at),
     last_login_at: toIsoOrNull(row.last_login_at),
     is_admin: toBool(row.is_admin),
+    is_test: toBool(row.is_test),
     metadata: parseJsonObject(row.metadata),
   };
 }

@@ -1,8 +1,35 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { SortOrder, UserSortField } from '@studychat/contracts';
 import type { Dialect } from '../../db/database.js';
 import type { AssignmentRow, ChatMessageRow, ChatThreadRow, DB, SurveyResponseRow, UserRow } from '../../db/schema.js';
 import type { ThreadSummaryRow } from './admin.mapper.js';
+
+/** A user row and whether the user is a test participant (the `is_test` expression below). */
+export type UserWithTestFlag = UserRow & { is_test: boolean | number };
+
+/**
+ * Whether the user ran an experiment as a test participant ("preview as participant", docs/decisions/0045,
+ * 0057): a preview login's only assignment is flagged `is_test`.
+ */
+function isTestUser(eb: ExpressionBuilder<DB, 'users'>) {
+  return eb.exists(
+    eb
+      .selectFrom('assignments as ta')
+      .select('ta.id')
+      .whereRef('ta.user_id', '=', 'users.id')
+      .where('ta.is_test', '=', true),
+  );
+}
+
+/** One user with the test flag, or undefined. */
+export function findUserWithTestFlag(db: Kysely<DB>, userId: string): Promise<UserWithTestFlag | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) => isTestUser(eb).as('is_test'))
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+}
 
 /**
  * All users in the requested order. Never-logged-in users (null last_login_at) come last in both
@@ -14,14 +41,15 @@ export function listUsersSorted(
   dialect: Dialect,
   sortBy: UserSortField,
   order: SortOrder,
-): Promise<UserRow[]> {
+): Promise<UserWithTestFlag[]> {
   const column = sql.ref(`users.${sortBy}`);
   const textColumn = sortBy === 'id' || sortBy === 'email';
   const key = textColumn && dialect === 'postgres' ? sql`${column} collate "C"` : column;
   const tieBreak = dialect === 'postgres' ? sql`users.id collate "C"` : sql`users.id`;
   return db
     .selectFrom('users')
-    .selectAll()
+    .selectAll('users')
+    .select((eb) => isTestUser(eb).as('is_test'))
     .orderBy(sql`case when ${column} is null then 1 else 0 end`)
     .orderBy(key, order)
     .orderBy(tieBreak, 'asc')

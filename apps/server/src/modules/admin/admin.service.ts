@@ -18,6 +18,7 @@ import {
   listSurveyResponsesForUser,
   listThreadMessages,
   listThreadsForUser,
+  findUserWithTestFlag,
   listUsersSorted,
 } from './admin.repository.js';
 
@@ -30,7 +31,7 @@ export async function listUsers(database: Database, sortBy: UserSortField, order
 }
 
 export async function getUser(database: Database, userId: string): Promise<AdminUser> {
-  const row = await findUserById(database.db, userId);
+  const row = await findUserWithTestFlag(database.db, userId);
   if (!row) throw notFound('User not found');
   return toAdminUser(row);
 }

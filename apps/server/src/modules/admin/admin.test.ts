@@ -60,6 +60,7 @@ describe.each(TEST_DIALECTS)('admin user routes on %s', (dialect) => {
         updated_at: at(0),
         last_login_at: at(20),
         is_admin: true,
+        is_test: false,
         metadata: null,
       });
       expect(users.find((u) => u.id === admin.id)?.last_login_at).not.toBeNull();

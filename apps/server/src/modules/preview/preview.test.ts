@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DetailedParticipantRow, MonitorReply, PreviewLink, RedeemPreviewReply } from '@studychat/contracts';
+import type {
+  AdminUser,
+  DetailedParticipantRow,
+  MonitorReply,
+  PreviewLink,
+  RedeemPreviewReply,
+} from '@studychat/contracts';
 import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import {
@@ -339,5 +345,29 @@ describe.each(TEST_DIALECTS)('preview as participant on %s', (dialect) => {
     expect(expectJson<ErrorBody>(await send(t(), chatting, 'GET', `/api/experiments/${id}/monitor`), 403).code).toBe(
       'FORBIDDEN',
     );
+  });
+
+  it("marks a preview's login as a test in the admin users list and user page; participants cannot read them", async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const link = await preview(admin, id, 'mmr');
+    const previewUser = await signIn(link);
+    const real = await participantAt(t(), id, 'assigned');
+
+    const users = expectJson<AdminUser[]>(await send(t(), admin, 'GET', '/api/admin/users'), 200);
+    const flag = (userId: string) => users.find((u) => u.id === userId)?.is_test;
+    expect([flag(link.user_id), flag(real.id), flag(admin.id)]).toEqual([true, false, false]);
+    // Every test user listed is a preview's login (the one flag of record: an is_test assignment).
+    const previewLogins = users.filter((u) => u.is_test).map((u) => u.email);
+    expect(previewLogins.every((email) => email.endsWith('@preview.invalid'))).toBe(true);
+    const one = (userId: string) => send(t(), admin, 'GET', `/api/admin/users/${userId}`);
+    expect(expectJson<AdminUser>(await one(link.user_id), 200).is_test).toBe(true);
+    expect(expectJson<AdminUser>(await one(real.id), 200).is_test).toBe(false);
+
+    for (const caller of [previewUser, real]) {
+      for (const url of ['/api/admin/users', `/api/admin/users/${link.user_id}`]) {
+        expect(expectJson<ErrorBody>(await send(t(), caller, 'GET', url), 403).code).toBe('FORBIDDEN');
+      }
+    }
   });
 });

@@ -6,6 +6,7 @@ import { sortRows, type SortState } from '../../../components/sorting';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime, shortId } from '../format';
 import { STATUS_LABEL } from '../participant-status';
+import { TestRunBadge } from '../TestRunBadge';
 
 export type ParticipantColumn = Exclude<keyof DetailedParticipantRow, 'assignment_id' | 'is_test'>;
 
@@ -50,14 +51,7 @@ export function ParticipantsTable({ rows }: { rows: readonly DetailedParticipant
                 >
                   {shortId(row.user_id)}...
                 </Link>
-                {row.is_test && (
-                  <span
-                    className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-800"
-                    title="A preview run by an admin: not counted in the summary, chart or monitor"
-                  >
-                    test
-                  </span>
-                )}
+                {row.is_test && <TestRunBadge />}
               </td>
               <td className={TD_CLASS}>{row.assigned_condition ?? '-'}</td>
               <td className={TD_CLASS}>{STATUS_LABEL[row.status]}</td>

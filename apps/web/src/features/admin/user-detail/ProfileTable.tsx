@@ -1,6 +1,7 @@
 import type { AdminUser, Assignment } from '@studychat/contracts/web';
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../format';
+import { TestRunBadge } from '../TestRunBadge';
 
 /** Distinct Prolific ids from the user's assignments, comma-joined, or a dash when none. */
 export function prolificIds(assignments: readonly Assignment[] | undefined): string {
@@ -34,7 +35,10 @@ export function ProfileTable({
         <Row label="ID">
           <span className="font-mono">{user.id}</span>
         </Row>
-        <Row label="Email">{user.email}</Row>
+        <Row label="Email">
+          {user.email}
+          {user.is_test && <TestRunBadge what="A preview's login, made by an admin" />}
+        </Row>
         <Row label="Created At">{formatDateTime(user.created_at)}</Row>
         <Row label="Updated At">{formatDateTime(user.updated_at)}</Row>
         <Row label="Last Login">{formatDateTime(user.last_login_at, 'Never')}</Row>

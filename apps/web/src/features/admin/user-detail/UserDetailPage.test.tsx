@@ -17,6 +17,7 @@ const user: AdminUser = {
   updated_at: '2026-11-01T11:00:00.000Z',
   last_login_at: null,
   is_admin: false,
+  is_test: false,
   metadata: { batch: 3 },
 };
 
@@ -107,6 +108,7 @@ describe('UserDetailPage', () => {
     expect(await screen.findByText('PID-1, PID-2')).toBeInTheDocument();
     expect(screen.getByRole('row', { name: /Last Login/ })).toHaveTextContent('Never');
     expect(screen.getByRole('row', { name: /Metadata/ })).toHaveTextContent('"batch": 3');
+    expect(screen.queryByTitle(/A preview's login/)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Back to Users/ })).toHaveAttribute('href', '/admin');
     expect(await screen.findByText('This user has no chat threads.')).toBeInTheDocument();
 
@@ -167,6 +169,19 @@ describe('UserDetailPage', () => {
     expect(screen.queryByText('[THINKING]: Reassure.')).not.toBeInTheDocument();
     await ui.click(screen.getAllByRole('button', { name: '[Show Thinking]' })[1] ?? document.body);
     expect(screen.getByText('Failed to parse log')).toBeInTheDocument();
+  });
+
+  it("marks a preview's login as a test", async () => {
+    mockFetch({
+      [`GET ${base}`]: () => json(200, { ...user, email: 'preview-x@preview.invalid', is_test: true }),
+      [`GET ${base}/assignments`]: () => json(200, [assignment('PREVIEW-0A1B2C3D')]),
+      [`GET ${base}/survey-responses`]: () => json(200, []),
+      [`GET ${base}/threads`]: () => json(200, []),
+    });
+    show();
+    expect(await screen.findByText('PREVIEW-0A1B2C3D')).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Email/ })).toHaveTextContent(/preview-x@preview\.invalid\s*test/);
+    expect(screen.getByTitle(/A preview's login, made by an admin/)).toBeInTheDocument();
   });
 
   it("shows 'No messages in this thread' for an empty thread", async () => {

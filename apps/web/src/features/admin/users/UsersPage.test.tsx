@@ -13,6 +13,7 @@ const users: AdminUser[] = [
     updated_at: '2026-11-01T10:00:00.000Z',
     last_login_at: '2026-11-02T10:00:00.000Z',
     is_admin: true,
+    is_test: false,
     metadata: null,
   },
   {
@@ -22,7 +23,18 @@ const users: AdminUser[] = [
     updated_at: '2026-11-03T10:00:00.000Z',
     last_login_at: null,
     is_admin: false,
+    is_test: false,
     metadata: null,
+  },
+  {
+    id: 'cccccccc-3333-4333-8333-333333333333',
+    email: 'preview-ab12cd34-cccccccc@preview.invalid',
+    created_at: '2026-11-02T10:00:00.000Z',
+    updated_at: '2026-11-02T10:00:00.000Z',
+    last_login_at: '2026-11-02T10:01:00.000Z',
+    is_admin: false,
+    is_test: true,
+    metadata: { preview: true },
   },
 ];
 
@@ -35,7 +47,7 @@ describe('UsersPage', () => {
     const calls = mockFetch({ 'GET /api/admin/users': () => json(200, users) });
     show();
     expect(screen.getByText('Loading users...')).toBeInTheDocument();
-    expect(await screen.findByText('2 users')).toBeInTheDocument();
+    expect(await screen.findByText('3 users')).toBeInTheDocument();
     expect(calls[0]?.url).toBe('/api/admin/users?sortBy=created_at&order=desc');
     const link = screen.getByRole('link', { name: 'aaaaaaaa' });
     expect(link).toHaveAttribute('href', '/admin/user/aaaaaaaa-1111-4111-8111-111111111111');
@@ -46,12 +58,16 @@ describe('UsersPage', () => {
       expect(within(participantRow).getByText('No')).toBeInTheDocument();
     }
     expect(screen.getByRole('link', { name: /Back to Dashboard/ })).toHaveAttribute('href', '/admin');
+    // Only the preview's login carries the test marker.
+    const markers = screen.getAllByTitle(/A preview's login, made by an admin/);
+    expect(markers).toHaveLength(1);
+    expect(markers[0]?.closest('tr')).toHaveTextContent('preview-ab12cd34-cccccccc@preview.invalid');
   });
 
   it('asks the server to sort: a new column starts ascending, the same column toggles', async () => {
     const calls = mockFetch({ 'GET /api/admin/users': () => json(200, users) });
     show();
-    await screen.findByText('2 users');
+    await screen.findByText('3 users');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Email/ }));
     await waitFor(() => expect(calls.at(-1)?.url).toBe('/api/admin/users?sortBy=email&order=asc'));

@@ -8,6 +8,7 @@ import { type SortState } from '../../../components/sorting';
 import { Spinner } from '../../../components/Spinner';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { BackLink } from '../BackLink';
+import { TestRunBadge } from '../TestRunBadge';
 import { formatDateTime, shortId } from '../format';
 import { useUsers } from './use-users';
 
@@ -63,7 +64,10 @@ export function UsersPage() {
                         {shortId(user.id)}
                       </Link>
                     </td>
-                    <td className={TD_CLASS}>{user.email}</td>
+                    <td className={TD_CLASS}>
+                      {user.email}
+                      {user.is_test && <TestRunBadge what="A preview's login, made by an admin" />}
+                    </td>
                     <td className={TD_DATE_CLASS}>{formatDateTime(user.created_at)}</td>
                     <td className={TD_DATE_CLASS}>{formatDateTime(user.last_login_at, 'Never')}</td>
                     <td className={TD_CLASS}>
