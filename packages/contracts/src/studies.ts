@@ -50,8 +50,11 @@ export const CloneStudyVersionBody = z.object({ label: Label.optional() }).stric
 
 export const PinStudyVersionBody = z.object({ study_version_id: Id }).strict();
 
-/** What a participant's browser gets of the study: everything but the chat's prompts and scripted replies. */
-export const ParticipantStudy = StudyDefinitionSchema.omit({ chat: true }).extend({
+/**
+ * What a participant's browser gets of the study: everything but the chat's prompts and scripted replies and
+ * the researchers' names of the pathways (docs/decisions/0056).
+ */
+export const ParticipantStudy = StudyDefinitionSchema.omit({ chat: true, pathways: true }).extend({
   chat: z.object({
     fallbackGreetings: StudyDefinitionSchema.shape.chat.shape.fallbackGreetings,
     completion: StudyDefinitionSchema.shape.chat.shape.completion,

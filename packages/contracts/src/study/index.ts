@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './sections.js';
+export * from './pathways.js';
 export { studyDefinition } from './mmr-study.js';
 export * from './schema.js';
 export * from './upgrade.js';

@@ -151,6 +151,18 @@ export const ChatCompletionSchema = z
   .object({ mmr: ChatRuleSchema.optional(), control: ChatRuleSchema.optional() })
   .strict();
 
+/** A pathway's label and description (docs/decisions/0056). */
+const PathwayTextSchema = z.object({ label: Line(100), description: Text(1_000) }).strict();
+
+/** The study's words for its pathways: only the journey's three (an unknown pathway is refused). */
+export const StudyPathwaysSchema = z
+  .object({
+    complete: PathwayTextSchema.optional(),
+    confirm: PathwayTextSchema.optional(),
+    ceiling: PathwayTextSchema.optional(),
+  })
+  .strict();
+
 /** The zod schema of a whole study definition (the `StudyDefinition` type, checked at run time). */
 export const StudyDefinitionSchema = z
   .object({
@@ -198,6 +210,7 @@ export const StudyDefinitionSchema = z
     // The post key is absent in versions stored before it was data: the MMR study's (docs/decisions/0047).
     post: z.object({ title: Line(200), question: Text(1_000), key: AnswerKey.default(MMR_POST_KEY) }).strict(),
     conditions: perCondition(ConditionContentSchema),
+    pathways: StudyPathwaysSchema.optional(),
     chat: z
       .object({
         conditions: perCondition(ConditionChatSchema),

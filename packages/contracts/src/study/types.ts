@@ -1,5 +1,6 @@
 import type { ChatCompletionRules } from '../chat-progress.js';
 import type { Condition } from '../common.js';
+import type { StudyPathways } from './pathways.js';
 
 /** A block of readable study text: a heading, paragraphs and optional bullet lists. */
 export interface ContentBlock {
@@ -107,6 +108,11 @@ export interface StudyDefinition {
     key: string;
   };
   conditions: Record<Condition, ConditionContent>;
+  /**
+   * What the study calls its three pathways (label and description per pathway, each optional; the code keys
+   * stay the spec's): for researchers only, never in the participant view (docs/decisions/0056).
+   */
+  pathways?: StudyPathways;
   chat: {
     conditions: Record<Condition, ConditionChat>;
     /** Canned greeting per condition when the initial chat message cannot be streamed or fetched. */
@@ -138,7 +144,7 @@ export interface EntryValues {
 export const DEFAULT_SECTION_SECONDS = 30;
 
 /** The browser's view of a study: no system prompts or scripted replies. */
-export type WebStudyDefinition = Omit<StudyDefinition, 'chat' | 'pre'> & {
+export type WebStudyDefinition = Omit<StudyDefinition, 'chat' | 'pre' | 'pathways'> & {
   chat: Pick<StudyDefinition['chat'], 'fallbackGreetings' | 'completion'>;
   /**
    * Always in the server's participant view; left out of the built-in fallback the pages bundle, whose

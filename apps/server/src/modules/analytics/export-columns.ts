@@ -10,6 +10,7 @@ import {
   STRATA,
   SURVEY_TYPES,
   studyDefinition,
+  studyPathways,
   type ExportFile,
   type StudyDefinition,
 } from '@studychat/contracts';
@@ -236,8 +237,10 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
     {
       name: 'completion_pathway',
       type: 'text',
-      meaning:
-        "How the participant finished: 'complete' (whole study), 'confirm' (no concerns at entry), 'ceiling' (baseline intention 7); empty if not finished",
+      // The study's words for its pathways (docs/decisions/0056); the spec's for the MMR study.
+      meaning: `How the participant finished: ${studyPathways(study)
+        .map((p) => `'${p.pathway}' (${p.label})`)
+        .join(', ')}; empty if not finished`,
       allowed: list(PATHWAYS),
       enum: PATHWAYS,
       value: (r) => r.completionPathway,

@@ -282,6 +282,10 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
     expect(codebook.every((e) => Boolean(e.meaning) && Boolean(e.type))).toBe(true);
     expect(codebook.find((e) => e.column === 'condition')?.allowed_values).toBe('mmr; control');
     expect(codebook.find((e) => e.column === 'delta')?.allowed_values).toBe('-6 to 6');
+    // The MMR study names no pathways: the spec's words, unchanged (docs/decisions/0056).
+    expect(codebook.find((e) => e.column === 'completion_pathway')?.meaning).toBe(
+      "How the participant finished: 'complete' (whole study), 'confirm' (no concerns at entry), 'ceiling' (baseline intention 7); empty if not finished",
+    );
     expect(codebook.find((e) => e.column === 'chat_complete')?.type).toBe('boolean (TRUE/FALSE)');
   });
 

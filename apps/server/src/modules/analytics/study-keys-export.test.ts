@@ -18,6 +18,12 @@ interface Field {
   constraints?: { enum?: string[]; minimum?: number; maximum?: number };
 }
 
+/** The study's own words for two of its pathways (docs/decisions/0056); 'complete' keeps the spec's. */
+const SLEEP_PATHWAYS = {
+  confirm: { label: 'bedtime already settled', description: 'Given when the parent says the bedtime is settled.' },
+  ceiling: { label: 'already certain to keep the plan', description: 'Given when the intention is already 7.' },
+};
+
 describe.each(TEST_DIALECTS)('exports of a study with its own answer keys on %s', (dialect) => {
   const t = useTestApp(dialect, { deps: { llm: new SwitchableModel() } });
   let admin: TestUser;
@@ -28,7 +34,10 @@ describe.each(TEST_DIALECTS)('exports of a study with its own answer keys on %s'
   beforeAll(async () => {
     admin = await createAndLogin(t(), { isAdmin: true });
     const version = expectJson<StudyVersion>(
-      await send(t(), admin, 'POST', '/api/admin/study-versions', { label: 'Sleep keys', definition: secondStudy() }),
+      await send(t(), admin, 'POST', '/api/admin/study-versions', {
+        label: 'Sleep keys',
+        definition: { ...secondStudy(), pathways: SLEEP_PATHWAYS },
+      }),
       201,
     );
     experimentId = (await createExperiment(t(), admin)).id;
@@ -99,6 +108,12 @@ describe.each(TEST_DIALECTS)('exports of a study with its own answer keys on %s'
     expect(entry('participants.csv', 'post_intent')?.meaning).toContain(
       "in surveys.csv: question 'bedtime_intention_after'",
     );
+    // The pathways in the study's words, the spec's where it names none; the values stay the three pathways.
+    expect(entry('participants.csv', 'completion_pathway')).toMatchObject({
+      meaning:
+        "How the participant finished: 'complete' (whole study), 'confirm' (bedtime already settled), 'ceiling' (already certain to keep the plan); empty if not finished",
+      allowed_values: 'complete; confirm; ceiling',
+    });
     expect(entry('surveys.csv', 'question')?.allowed_values).toBe(
       'entry: bedtime_plan; baseline: bedtime_intention; pre: children, sleep_worry; post: bedtime_intention_after',
     );
@@ -156,5 +171,31 @@ describe.each(TEST_DIALECTS)('exports of a study with its own answer keys on %s'
   it('shows the baseline and post answers in the participants table', async () => {
     const rows = JSON.parse(await get('participants-detailed')) as DetailedParticipantRow[];
     expect(rows.find((r) => r.user_id === finished.id)).toMatchObject({ pre_intent: 3, post_intent: 6, delta: 3 });
+  });
+
+  it('keeps the pathways’ names for researchers: in the admin version, never in the participant view', async () => {
+    const view = expectJson<Record<string, unknown>>(
+      await send(t(), finished, 'GET', `/api/participants/study/${experimentId}`),
+      200,
+    );
+    expect(view).not.toHaveProperty('pathways');
+    expect(JSON.stringify(view)).not.toContain('bedtime already settled');
+    const staffView = expectJson<Record<string, unknown>>(
+      await send(t(), admin, 'GET', `/api/participants/study/${experimentId}`),
+      200,
+    );
+    expect(staffView).not.toHaveProperty('pathways');
+    const experiment = expectJson<{ study_version_id: string }>(
+      await send(t(), admin, 'GET', `/api/experiments/${experimentId}`),
+      200,
+    );
+    const version = expectJson<StudyVersion>(
+      await send(t(), admin, 'GET', `/api/admin/study-versions/${experiment.study_version_id}`),
+      200,
+    );
+    expect(version.definition.pathways).toEqual(SLEEP_PATHWAYS);
+    // A participant cannot read the version.
+    const refused = await send(t(), finished, 'GET', `/api/admin/study-versions/${experiment.study_version_id}`);
+    expect(refused.statusCode).toBe(403);
   });
 });

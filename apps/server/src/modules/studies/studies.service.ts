@@ -181,7 +181,8 @@ export async function participantStudyView(
   if (participantId !== null) await requireAssignment(deps.database.db, participantId, experimentId);
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound('Experiment not found');
   const { versionId, definition } = await loadExperimentStudy(deps.database.db, experimentId);
-  const { chat, ...content } = definition;
+  // The researchers' names of the pathways (docs/decisions/0056) stay here with the prompts.
+  const { chat, pathways: _researchersOnly, ...content } = definition;
   // The completion rule is not secret (the page shows its targets); the prompts and model settings stay here.
   const { fallbackGreetings, completion } = chat;
   return { ...content, chat: { fallbackGreetings, ...(completion ? { completion } : {}) }, version_id: versionId };

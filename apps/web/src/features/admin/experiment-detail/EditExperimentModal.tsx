@@ -1,5 +1,4 @@
 import {
-  CODE_KEYS,
   COMPLETION_CODE_MAX,
   EXPERIMENT_DESCRIPTION_MAX,
   EXPERIMENT_NAME_MAX,
@@ -15,12 +14,7 @@ import { errorText } from '../format';
 import { TextArea } from '../TextArea';
 import { computeEditChanges, editFormFrom, type EditForm } from './edit-changes';
 import { useSaveExperiment } from './use-experiment-detail';
-
-export const CODE_FIELDS: Record<CodeKey, { label: string; hint: string }> = {
-  complete: { label: 'Completion code: complete', hint: 'Given after the post-survey.' },
-  exitnoqualms: { label: 'Completion code: exitnoqualms', hint: "Given on the 'No concerns' path." },
-  exitceiling: { label: 'Completion code: exitceiling', hint: 'Given when baseline intention is already 7.' },
-};
+import { usePathways } from './use-pathways';
 
 /** The Edit Experiment modal: sends only what changed, then closes and the data reloads. */
 export function EditExperimentModal({
@@ -42,6 +36,7 @@ export function EditExperimentModal({
 
 function EditForm({ experiment, onDone }: { experiment: Experiment; onDone: () => void }) {
   const save = useSaveExperiment(experiment);
+  const pathways = usePathways(experiment);
   const [form, setForm] = useState<EditForm>(() => editFormFrom(experiment));
   const [nameError, setNameError] = useState<string | undefined>();
 
@@ -86,18 +81,18 @@ function EditForm({ experiment, onDone }: { experiment: Experiment; onDone: () =
         <p className="text-sm text-slate-600">
           Empty fields are not sent: a code, once set, can be changed but not removed.
         </p>
-        {CODE_KEYS.map((key) => (
+        {pathways.map(({ codeKey, label, description }) => (
           <TextField
-            key={key}
-            label={CODE_FIELDS[key].label}
-            hint={CODE_FIELDS[key].hint}
-            name={`code-${key}`}
+            key={codeKey}
+            label={`Completion code: ${codeKey}`}
+            hint={`Pathway: ${label}. ${description}`}
+            name={`code-${codeKey}`}
             placeholder="Not set"
             autoComplete="off"
             spellCheck={false}
             maxLength={COMPLETION_CODE_MAX}
-            value={form.codes[key]}
-            onChange={(e) => setCode(key, e.target.value)}
+            value={form.codes[codeKey]}
+            onChange={(e) => setCode(codeKey, e.target.value)}
           />
         ))}
       </fieldset>

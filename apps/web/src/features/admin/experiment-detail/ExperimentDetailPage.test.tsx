@@ -1,4 +1,10 @@
-import type { DetailedParticipantRow, Experiment, StudyLogin, StudyLoginsReply } from '@studychat/contracts/web';
+import {
+  studyDefinition,
+  type DetailedParticipantRow,
+  type Experiment,
+  type StudyLogin,
+  type StudyLoginsReply,
+} from '@studychat/contracts/web';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -173,6 +179,28 @@ describe('ExperimentDetailPage', () => {
       expect(calls.filter((c) => c.method !== 'GET')).toEqual([
         { method: 'PUT', url: `${base}/completion-codes`, body: { codes: { exitnoqualms: 'NQ-1' } } },
       ]);
+    });
+
+    it("names the codes by the pinned study's pathways: in the card and as the form's hints", async () => {
+      const versionId = '77777777-7777-4777-8777-777777777777';
+      const confirm = { label: 'bedtime already settled', description: 'Given when the bedtime is settled.' };
+      handlers({
+        [`GET ${base}`]: () => json(200, { ...experiment, study_version_id: versionId }),
+        [`GET /api/admin/study-versions/${versionId}`]: () =>
+          json(200, { id: versionId, label: 'Sleep', definition: { ...studyDefinition, pathways: { confirm } } }),
+      });
+      show();
+      expect(await screen.findByText('Code: exitnoqualms (bedtime already settled)')).toBeInTheDocument();
+      // The pathways it does not name keep the spec's words.
+      expect(screen.getByText('Code: complete (whole study)')).toBeInTheDocument();
+      const ui = userEvent.setup();
+      await ui.click(screen.getByRole('button', { name: 'Edit' }));
+      expect(screen.getByLabelText('Completion code: exitnoqualms')).toHaveAccessibleDescription(
+        'Pathway: bedtime already settled. Given when the bedtime is settled.',
+      );
+      expect(screen.getByLabelText('Completion code: exitceiling')).toHaveAccessibleDescription(
+        'Pathway: baseline intention 7. Given when baseline intention is already 7.',
+      );
     });
 
     it('sends nothing when nothing changed', async () => {

@@ -1,16 +1,11 @@
-import { CODE_KEYS, type Experiment } from '@studychat/contracts/web';
+import type { Experiment } from '@studychat/contracts/web';
 import { canEdit } from '../can-edit';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { formatDateTime } from '../format';
 import { EditExperimentModal } from './EditExperimentModal';
-
-const CODE_NAMES: Record<(typeof CODE_KEYS)[number], string> = {
-  complete: 'Code: complete',
-  exitnoqualms: 'Code: exitnoqualms',
-  exitceiling: 'Code: exitceiling',
-};
+import { usePathways } from './use-pathways';
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -21,9 +16,10 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The experiment's id, description, completion codes and dates, with Edit. */
+/** The experiment's id, description, completion codes (named as its study names the pathways) and dates, with Edit. */
 export function ExperimentDetailsCard({ experiment }: { experiment: Experiment }) {
   const [editing, setEditing] = useState(false);
+  const pathways = usePathways(experiment);
   return (
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -41,9 +37,11 @@ export function ExperimentDetailsCard({ experiment }: { experiment: Experiment }
         </Item>
         <Item label="Created At">{formatDateTime(experiment.created_at)}</Item>
         <Item label="Last Updated">{formatDateTime(experiment.updated_at)}</Item>
-        {CODE_KEYS.map((key) => (
-          <Item key={key} label={CODE_NAMES[key]}>
-            <span className="font-mono">{experiment.completion_codes[key] || '-'}</span>
+        {pathways.map((p) => (
+          <Item key={p.codeKey} label={`Code: ${p.codeKey} (${p.label})`}>
+            <span className="font-mono" title={p.description}>
+              {experiment.completion_codes[p.codeKey] || '-'}
+            </span>
           </Item>
         ))}
       </dl>
