@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { MonitorReply } from '@studychat/contracts/web';
+import type { DetailedParticipantRow, MonitorReply } from '@studychat/contracts/web';
 import { loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
 import { chatViaApi, readSections } from '../support/chat';
@@ -85,4 +85,15 @@ test('an admin previews the control condition, walks it to the code, and the mon
   await expect(page.getByRole('heading', { name: 'Participants (1)' })).toBeVisible();
   await expect(page.getByTitle(/A preview run by an admin/)).toHaveText('test');
   await expect(page.getByTestId('monitor-preview-spend')).toContainText('over 1 of 1 preview runs');
+
+  // The preview's login is marked in the admin users list.
+  const rows = await admin.call<DetailedParticipantRow[]>(
+    'GET',
+    `/api/experiments/${experiment.id}/participants-detailed`,
+  );
+  const testUserId = rows.find((r) => r.is_test)?.user_id ?? '';
+  expect(testUserId).not.toBe('');
+  await page.goto('/admin/users');
+  const userRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: testUserId.slice(0, 8) }) });
+  await expect(userRow.getByTitle(/A preview's login, made by an admin/)).toHaveText('test');
 });
