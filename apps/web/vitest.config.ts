@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
+    // jsdom pages with hundreds of rows take seconds on a loaded 2-core machine: a ceiling, not a timing check.
+    testTimeout: 20_000,
   },
 });

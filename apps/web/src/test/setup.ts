@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* and waitFor wait up to 5 s (1 s by default), so a slow render on a busy CI machine is not a failure.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
