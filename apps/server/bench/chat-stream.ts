@@ -14,6 +14,7 @@ import { defaultDeps } from '../src/lib/deps.js';
 import { createChatModel } from '../src/llm/create-chat-model.js';
 import { TokenSigner } from '../src/modules/auth/token.js';
 import { insertSession } from '../src/modules/auth/session.repository.js';
+import { insertThreadIfAbsent } from '../src/modules/chat/chat.repository.js';
 import { hashPassword } from '../src/modules/users/password.js';
 import { startOpenAiFake } from '../test/fakes/openai-fake.js';
 
@@ -45,6 +46,8 @@ export interface ChatBenchResult {
   durationMs: number;
   /** CPU time the server process used while the chats streamed (user + system). */
   serverCpuMs: number;
+  /** Statements the server sent to the database while the chats streamed, all of them and the partial-text saves. */
+  statements: { total: number; partialSaves: number };
   memoryMb: {
     before: { rss: number; heapUsed: number };
     peak: { rss: number; heapUsed: number };
@@ -142,7 +145,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
     const app = await buildApp({ ...config, webDistDir: undefined }, deps);
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const targets = await setUpParticipants(app, deps, config.jwtSecret, chats);
+      const targets = await setUpParticipants(deps, config.jwtSecret, chats);
       const address = app.server.address();
       const port = address && typeof address === 'object' ? address.port : 0;
 
@@ -153,6 +156,11 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         peak.rss = Math.max(peak.rss, now.rss);
         peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
       }, 100);
+      const statementsBefore = database.queries.count;
+      let partialSaves = 0;
+      database.queries.onQuery = (statement) => {
+        if (/^update "chat_messages" set "content" = \S+ where/.test(statement)) partialSaves += 1;
+      };
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
       const clients = spawnRole('clients', { mode: 'app', port, targets } satisfies ClientsInput);
@@ -160,6 +168,8 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
       const report = await nextJson<ClientReport>(clients.lines, 'clients');
       const durationMs = Math.round(performance.now() - started);
       const cpu = process.cpuUsage(cpuBefore);
+      const statements = { total: database.queries.count - statementsBefore, partialSaves };
+      database.queries.onQuery = undefined;
       clearInterval(sampler);
       const after = memory();
 
@@ -185,6 +195,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         storedReplies: Number(stored?.n ?? 0),
         durationMs,
         serverCpuMs: Math.round((cpu.user + cpu.system) / 1000),
+        statements,
         memoryMb: { before, peak, after },
       };
     } finally {
@@ -197,9 +208,8 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
   }
 }
 
-/** Participants with conditions and threads: rows and sessions through the services, threads through the API. */
+/** Participants with conditions, sessions and chat threads, written straight to the database. */
 async function setUpParticipants(
-  app: Awaited<ReturnType<typeof buildApp>>,
   deps: ReturnType<typeof defaultDeps>,
   jwtSecret: string,
   count: number,
@@ -268,14 +278,17 @@ async function setUpParticipants(
       expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
     });
     const token = await signer.sign({ userId, email, isAdmin: false }, sessionId, now, 3600);
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/chat/initiate',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { experimentId },
+    // The thread as the chat step starts it (the journey gate's steps before it are not what this measures).
+    const threadId = randomUUID();
+    await insertThreadIfAbsent(db, {
+      id: threadId,
+      userId,
+      experimentId,
+      condition: i % 2 === 0 ? 'mmr' : 'control',
+      title: 'Chat bench',
+      now: iso,
     });
-    if (res.statusCode !== 200) throw new Error(`initiate failed: ${res.statusCode} ${res.body}`);
-    targets.push({ token, threadId: (res.json() as { threadId: string }).threadId });
+    targets.push({ token, threadId });
   }
   return targets;
 }

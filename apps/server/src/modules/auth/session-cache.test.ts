@@ -1,9 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { createDatabase } from '../../db/database.js';
-import { createAndLogin, createTestApp, newSession, testConfig, type TestApp } from '../../../test/app.js';
+import { createAndLogin, createTestApp, newSession } from '../../../test/app.js';
 import { dropTestSchemas, TEST_DIALECTS } from '../../../test/databases.js';
+import { twoInstances as twoInstancesOf } from '../../../test/two-instances.js';
 import { SessionCache, SESSION_CACHE_TTL_MS } from './session-cache.js';
 
 afterAll(dropTestSchemas);
@@ -48,48 +46,7 @@ describe('SessionCache', () => {
 });
 
 describe.each(TEST_DIALECTS)('session check with two app instances on one database (%s)', (dialect) => {
-  /**
-   * Two app instances on one database: on PostgreSQL each has its own pool, as two server processes
-   * would; SQLite allows one server process, so its two instances share the process's database handle.
-   */
-  async function twoInstances(): Promise<{ a: TestApp; b: TestApp; close: () => Promise<void> }> {
-    const a = await createTestApp(dialect);
-    if (dialect === 'sqlite') {
-      const app = await buildApp(testConfig(), a.deps);
-      await app.ready();
-      const b = { ...a, app };
-      return {
-        a,
-        b,
-        close: async () => {
-          await app.close();
-          await a.app.close();
-          await a.database.close();
-        },
-      };
-    }
-    const url = process.env.TEST_DATABASE_URL ?? '';
-    const database = createDatabase({
-      databaseUrl: url,
-      sqliteFile: '',
-      pgSchema: await currentSchema(a),
-      pgPoolSize: 2,
-    });
-    const deps = { ...a.deps, database };
-    const app = await buildApp(testConfig(), deps);
-    await app.ready();
-    const b = { ...a, app, database, deps };
-    return {
-      a,
-      b,
-      close: async () => {
-        await app.close();
-        await database.close();
-        await a.app.close();
-        await a.database.close();
-      },
-    };
-  }
+  const twoInstances = () => twoInstancesOf(dialect);
 
   it('a logout on one instance is refused at once on the other, whose check was cached', async () => {
     const { a, b, close } = await twoInstances();
@@ -146,8 +103,3 @@ describe.each(TEST_DIALECTS)('session check with two app instances on one databa
     }
   });
 });
-
-async function currentSchema(t: TestApp): Promise<string> {
-  const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.database.db);
-  return row.rows[0]?.schema ?? 'public';
-}

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';
+import type { ActiveSession, SessionProbe } from './session-check.js';
 import { sessionsChanged } from './session-cache.js';
 
 export async function insertSession(
@@ -27,6 +28,22 @@ export async function findActiveSession(
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return row && { userId: row.user_id, restricted: toBool(row.restricted), expiresAt: toIso(row.expires_at) };
+}
+
+/**
+ * A scalar subquery another module's statement selects to check the caller's session in the same statement
+ * (session-check.ts): the session's `restricted` flag when it is active at the probe's time, else null.
+ * Read the column with `toActiveSession`.
+ */
+export function activeSessionColumn(probe: SessionProbe): RawBuilder<unknown> {
+  return sql`(select s.restricted from sessions s
+    where s.id = ${probe.sessionId} and s.revoked_at is null and s.expires_at > ${probe.now})`;
+}
+
+/** The value `activeSessionColumn` selected: the active session, or undefined for none. */
+export function toActiveSession(value: unknown): ActiveSession | undefined {
+  if (value === null || value === undefined) return undefined;
+  return { restricted: toBool(value as boolean | number) };
 }
 
 /** Revokes every active session of an account; how many were revoked. */

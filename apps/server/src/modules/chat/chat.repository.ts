@@ -3,6 +3,8 @@ import type { ChatLimitOverrides } from '@studychat/contracts';
 import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
 import type { ChatMessageRow, ChatMessagesTable, ChatThreadRow, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
+import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
+import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
 import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from '../experiments/experiments.repository.js';
 
 type Db = Kysely<DB>;
@@ -225,16 +227,19 @@ export interface ThreadRead {
   overrides: ChatLimitOverrides | undefined;
   /** The thread's messages in order. */
   messages: ChatMessageRow[];
+  /** With a session probe: the caller's session as the same statement saw it (undefined: not active). */
+  session?: ActiveSession;
 }
 
 /**
  * The thread (by id and owner, or by participant and experiment), the participant's completion, the
  * experiment's chat limits and the thread's messages, in one statement; undefined when there is no such
- * thread.
+ * thread. With a probe it also reads the caller's session (a folded session check, auth/session-check.ts).
  */
 export async function readThread(
   db: Db,
   find: { threadId: string; userId: string } | { userId: string; experimentId: string },
+  probe: SessionProbe | null = null,
 ): Promise<ThreadRead | undefined> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const message = jsonArray(pg, jsonObject(pg, 'm', MESSAGE_COLUMNS));
@@ -248,6 +253,7 @@ export async function readThread(
     .select(['a.completed_at as p_completed_at', 'e.id as e_id'])
     .select(Object.values(CHAT_LIMIT_COLUMN).map((c) => `e.${c}` as const))
     .select(sql<unknown>`(select ${message} from chat_messages m where m.thread_id = t.id)`.as('f_messages'))
+    .$if(probe !== null, (q) => q.select((probe ? activeSessionColumn(probe) : sql<unknown>`null`).as('f_session')))
     .where('t.user_id', '=', find.userId);
   query =
     'threadId' in find
@@ -255,7 +261,7 @@ export async function readThread(
       : query.where('t.experiment_id', '=', find.experimentId);
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
-  const { p_completed_at, e_id, f_messages, ...rest } = row;
+  const { p_completed_at, e_id, f_messages, f_session, ...rest } = row;
   const thread: ChatThreadRow = {
     id: rest.id,
     user_id: rest.user_id,
@@ -276,5 +282,6 @@ export async function readThread(
     completedAt: p_completed_at ?? null,
     overrides: e_id === null ? undefined : toChatLimitOverrides(rest),
     messages: parsed<ChatMessageRow[]>(f_messages).sort((a, b) => a.position - b.position),
+    ...(probe ? { session: toActiveSession(f_session) } : {}),
   };
 }

@@ -39,6 +39,8 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     log: app.log,
   };
   const guards = [ctx.guards.requireUser];
+  // The thread read (or the journey write) checks the caller's session too (docs/decisions/0058).
+  const folded = [ctx.guards.requireUserFolded];
   // A stream is idle (and ended) only after the model has had its whole time-out and retries, and more.
   const stream: StreamOptions = {
     heartbeatMs: HEARTBEAT_MS,
@@ -49,21 +51,28 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     recordBlockedPaste(ctx.deps, caller(request).userId, request.body),
   );
 
-  route(app, chatRoutes.initiate, { guards }, (request) =>
-    initiateChat(chat, caller(request).userId, request.body.experimentId),
-  );
+  route(app, chatRoutes.initiate, { guards: folded }, (request) => {
+    const { userId, session } = caller(request);
+    return initiateChat(chat, userId, request.body.experimentId, session);
+  });
 
-  route(app, chatRoutes.initialMessage, { guards }, async (request, reply) => {
-    const run = await prepareInitialMessage(chat, caller(request).userId, request.params.threadId);
+  // A stream is sent from inside the handler: its session check is finished before it opens.
+  route(app, chatRoutes.initialMessage, { guards: folded }, async (request, reply) => {
+    const { userId, session } = caller(request);
+    const run = await prepareInitialMessage(chat, userId, request.params.threadId, session);
+    await session.finish();
     await run(openEventStream(reply, stream));
   });
 
-  route(app, chatRoutes.sendMessage, { guards }, async (request, reply) => {
-    const run = await prepareReply(chat, caller(request).userId, request.params.threadId, request.body.message);
+  route(app, chatRoutes.sendMessage, { guards: folded }, async (request, reply) => {
+    const { userId, session } = caller(request);
+    const run = await prepareReply(chat, userId, request.params.threadId, request.body.message, session);
+    await session.finish();
     await run(openEventStream(reply, stream));
   });
 
-  route(app, chatRoutes.messages, { guards }, (request) =>
-    getThreadMessages(chat, caller(request).userId, request.params.threadId),
-  );
+  route(app, chatRoutes.messages, { guards: folded }, (request) => {
+    const { userId, session } = caller(request);
+    return getThreadMessages(chat, userId, request.params.threadId, session);
+  });
 }

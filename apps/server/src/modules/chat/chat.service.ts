@@ -19,6 +19,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { closeChat } from './chat-journey.js';
@@ -98,13 +99,16 @@ async function stateOf(ctx: ChatContext, read: ThreadRead): Promise<{ state: Thr
   };
 }
 
+/** The caller's own thread; a pending session check is settled by the same read (401 or 403 when refused). */
 async function ownThread(
   ctx: ChatContext,
   userId: string,
   threadId: string,
+  session?: SessionCheck,
 ): Promise<{ state: ThreadState; rows: ChatMessageRow[] }> {
-  const read = await readThread(ctx.deps.database.db, { threadId, userId });
+  const read = await readThread(ctx.deps.database.db, { threadId, userId }, session?.probe ?? null);
   if (!read) throw notFound(THREAD_NOT_FOUND);
+  session?.settle(read.session);
   return stateOf(ctx, read);
 }
 
@@ -173,10 +177,15 @@ async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessag
  * Starts the participant's chat for an experiment at the chat step (after every section is read on the
  * server's clock), or returns the thread they already have; a new thread logs `chat_started`.
  */
-export async function initiateChat(ctx: ChatContext, userId: string, experimentId: string): Promise<InitiateReply> {
+export async function initiateChat(
+  ctx: ChatContext,
+  userId: string,
+  experimentId: string,
+  session?: SessionCheck,
+): Promise<InitiateReply> {
   await journeyWrite(
     ctx.deps,
-    { userId, experimentId, write: { kind: 'chat_start' } },
+    { userId, experimentId, write: { kind: 'chat_start' }, session },
     {
       repeat: async () => undefined,
       apply: async ({ trx, state, now }) => {
@@ -212,8 +221,9 @@ export async function getThreadMessages(
   ctx: ChatContext,
   userId: string,
   threadId: string,
+  session?: SessionCheck,
 ): Promise<ThreadMessagesReply> {
-  const read = await ownThread(ctx, userId, threadId);
+  const read = await ownThread(ctx, userId, threadId, session);
   const { state } = read;
   const rows = await settleDeadReplies(ctx, state.thread, read.rows);
   return {
@@ -260,9 +270,14 @@ async function takeLease(
  * that arrives while another is generating it waits for that one (polling the database, so this holds
  * across processes) and replays the result; if that one's process died, it takes over within a lease.
  */
-export async function prepareInitialMessage(ctx: ChatContext, userId: string, threadId: string): Promise<StreamRunner> {
+export async function prepareInitialMessage(
+  ctx: ChatContext,
+  userId: string,
+  threadId: string,
+  session?: SessionCheck,
+): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const first = await ownThread(ctx, userId, threadId);
+  const first = await ownThread(ctx, userId, threadId, session);
   const { state } = first;
   const { thread } = state;
   const maxPolls = Math.ceil(ctx.maxWaitMs / ctx.pollMs);
@@ -320,9 +335,10 @@ export async function prepareReply(
   userId: string,
   threadId: string,
   message: string,
+  session?: SessionCheck,
 ): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const { state, rows: before } = await ownThread(ctx, userId, threadId);
+  const { state, rows: before } = await ownThread(ctx, userId, threadId, session);
   const { thread } = state;
   const closure = await closureOf(ctx, state, before);
   if (closure) throw chatClosed(closure);

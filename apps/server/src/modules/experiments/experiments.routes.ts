@@ -82,7 +82,8 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
     { ...admin, audit: { action: 'logins.view', target: (request) => experiment(request.params.id) } },
     (request) => listStudyLogins(deps, request.params.id),
   );
-  route(app, experimentRoutes.completionCode, { guards: [guards.requireUser] }, (request) =>
+  // The participant's journey read checks the session too (0058).
+  route(app, experimentRoutes.completionCode, { guards: [guards.requireUserFolded] }, (request) =>
     getCompletionCode(deps, caller(request), request.params.id, request.query.pathway),
   );
 }

@@ -14,6 +14,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { findVersionRow } from '../studies/studies.repository.js';
 import { ensureDefaultStudyVersion } from '../studies/studies.service.js';
 import { assertPathwayEarned } from '../journey/journey.service.js';
+import type { Requester } from '../participants/access.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
   findCompletionCode,
@@ -117,13 +118,13 @@ export async function updateCompletionCodes(
  */
 export async function getCompletionCode(
   deps: AppDeps,
-  requester: { userId: string; isAdmin: boolean },
+  requester: Requester,
   experimentId: string,
   pathway: Pathway,
 ): Promise<{ code: string; pathway: Pathway; key: (typeof CODE_KEYS)[number] }> {
   const { db } = deps.database;
   if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
-  if (!requester.isAdmin) await assertPathwayEarned(deps, requester.userId, experimentId, pathway);
+  if (!requester.isAdmin) await assertPathwayEarned(deps, requester.userId, experimentId, pathway, requester.session);
   const key = PATHWAY_CODE_KEY[pathway];
   const code = await findCompletionCode(db, experimentId, pathway);
   if (code === null) {

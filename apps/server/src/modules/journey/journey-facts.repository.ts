@@ -1,6 +1,8 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
 import type { AssignmentRow, ChatMessageRow, DB, SectionViewRow } from '../../db/schema.js';
+import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
+import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
 import { lockAssignment } from '../participants/assignments.repository.js';
 
 // The participant's journey facts (assignment, survey responses, section records, chat thread and its
@@ -14,6 +16,8 @@ export interface JourneyFactRows {
   thread: { id: string; closed_reason: string | null } | null;
   /** The thread's messages in order, with what progress is counted from. */
   messages: Pick<ChatMessageRow, 'role' | 'status' | 'content'>[];
+  /** With a session probe: the caller's session as the same statement saw it (undefined: not active). */
+  session?: ActiveSession;
 }
 
 const VIEW_COLUMNS = [
@@ -35,19 +39,24 @@ const VIEW_COLUMNS = [
 /**
  * The participant's facts in one experiment, one statement; undefined before they joined. Inside a
  * PostgreSQL transaction, lock the assignment first (lockAssignment) and read the facts after it: a
- * statement that waits for a row lock reads other tables as they were when it started.
+ * statement that waits for a row lock reads other tables as they were when it started. With a probe it also
+ * reads the caller's session (a folded session check, modules/auth/session-check.ts).
  */
 export async function readJourneyFacts(
   db: Kysely<DB>,
   userId: string,
   experimentId: string,
+  probe: SessionProbe | null = null,
 ): Promise<JourneyFactRows | undefined> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const survey = jsonObject(pg, 's', ['survey_type', 'responses']);
   const view = jsonObject(pg, 'v', VIEW_COLUMNS);
   const thread = jsonObject(pg, 't', ['id', 'closed_reason']);
   const message = jsonObject(pg, 'm', ['position', 'role', 'status', 'content']);
-  const { rows } = await sql<AssignmentRow & Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages', unknown>>`
+  const session = probe ? sql`, ${activeSessionColumn(probe)} as f_session` : sql``;
+  const { rows } = await sql<
+    AssignmentRow & Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages' | 'f_session', unknown>
+  >`
     select a.*,
       (select ${jsonArray(pg, survey)} from survey_responses s
         where s.user_id = a.user_id and s.experiment_id = a.experiment_id) as f_surveys,
@@ -55,12 +64,12 @@ export async function readJourneyFacts(
       (select ${thread} from chat_threads t
         where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_thread,
       (select ${jsonArray(pg, message)} from chat_messages m join chat_threads t on t.id = m.thread_id
-        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages
+        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages${session}
     from assignments a
     where a.user_id = ${userId} and a.experiment_id = ${experimentId}`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const { f_surveys, f_views, f_thread, f_messages, ...assignment } = row;
+  const { f_surveys, f_views, f_thread, f_messages, f_session, ...assignment } = row;
   const views = parsed<SectionViewRow[]>(f_views).sort((a, b) => a.section_index - b.section_index);
   const messages = parsed<(JourneyFactRows['messages'][number] & { position: number })[]>(f_messages).sort(
     (a, b) => a.position - b.position,
@@ -71,6 +80,7 @@ export async function readJourneyFacts(
     views,
     thread: f_thread === null ? null : parsed(f_thread),
     messages,
+    ...(probe ? { session: toActiveSession(f_session) } : {}),
   };
 }
 
@@ -82,9 +92,10 @@ export async function lockJourneyFacts(
   trx: Kysely<DB>,
   userId: string,
   experimentId: string,
+  probe: SessionProbe | null = null,
 ): Promise<JourneyFactRows | undefined> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter && !(await lockAssignment(trx, userId, experimentId))) {
     return undefined;
   }
-  return readJourneyFacts(trx, userId, experimentId);
+  return readJourneyFacts(trx, userId, experimentId, probe);
 }

@@ -9,11 +9,19 @@ import { finishSection, openSection } from './sections.service.js';
 /** The caller's own journey: the one read for the browser, and the server-timed sections. */
 export function registerJourneyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { deps } = ctx;
-  const user = { guards: [ctx.guards.requireUser] };
+  // The facts read checks the caller's session too (requireUserFolded, docs/decisions/0058).
+  const user = { guards: [ctx.guards.requireUserFolded] };
 
-  route(app, journeyRoutes.get, user, (request) =>
-    getJourney(deps, caller(request).userId, request.params.experimentId),
-  );
-  route(app, journeyRoutes.openSection, user, (request) => openSection(deps, caller(request).userId, request.body));
-  route(app, journeyRoutes.finishSection, user, (request) => finishSection(deps, caller(request).userId, request.body));
+  route(app, journeyRoutes.get, user, (request) => {
+    const { userId, session } = caller(request);
+    return getJourney(deps, userId, request.params.experimentId, session);
+  });
+  route(app, journeyRoutes.openSection, user, (request) => {
+    const { userId, session } = caller(request);
+    return openSection(deps, userId, request.body, session);
+  });
+  route(app, journeyRoutes.finishSection, user, (request) => {
+    const { userId, session } = caller(request);
+    return finishSection(deps, userId, request.body, session);
+  });
 }

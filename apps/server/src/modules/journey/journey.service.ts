@@ -9,6 +9,7 @@ import {
 import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import type { SessionCheck } from '../auth/session-check.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
 import { findAssignment } from '../participants/assignments.repository.js';
 import { appendEvent, countParticipantEvents } from './journey-events.repository.js';
@@ -47,6 +48,8 @@ export interface JourneyWriteInput {
   userId: string;
   experimentId: string;
   write: JourneyWrite;
+  /** The caller's session check, when still pending: settled by the facts read, before anything is written. */
+  session?: SessionCheck;
 }
 
 function describeWrite(write: JourneyWrite): Record<string, unknown> {
@@ -86,8 +89,9 @@ type Settled<T> = { kind: 'done'; value: T } | { kind: 'refused'; error: AppErro
 export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, handlers: StepHandlers<T>): Promise<T> {
   const study = await deps.studies(input.experimentId);
   const settled = await deps.database.db.transaction().execute(async (trx): Promise<Settled<T>> => {
-    const rows = await lockJourneyFacts(trx, input.userId, input.experimentId);
+    const rows = await lockJourneyFacts(trx, input.userId, input.experimentId, input.session?.probe ?? null);
     if (!rows) return { kind: 'absent' };
+    input.session?.settle(rows.session);
     const { assignment } = rows;
     const now = deps.clock();
     const state = toState(toFacts(rows, study), study);
@@ -124,9 +128,14 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
 }
 
 /** The participant's journey in one experiment, for the browser (404 before they have joined). */
-export async function getJourney(deps: AppDeps, userId: string, experimentId: string): Promise<Journey> {
+export async function getJourney(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+  session?: SessionCheck,
+): Promise<Journey> {
   const study = await deps.studies(experimentId);
-  const state = await readJourneyState(deps.database.db, study, userId, experimentId);
+  const state = await readJourneyState(deps.database.db, study, userId, experimentId, session);
   if (!state) throw notFound(NO_PARTICIPATION);
   return toJourney(state, deps.clock());
 }
@@ -147,9 +156,10 @@ export async function assertPathwayEarned(
   userId: string,
   experimentId: string,
   pathway: Pathway,
+  session?: SessionCheck,
 ): Promise<void> {
   const study = await deps.studies(experimentId);
-  const state = await readJourneyState(deps.database.db, study, userId, experimentId);
+  const state = await readJourneyState(deps.database.db, study, userId, experimentId, session);
   const earned =
     state !== undefined && (state.records.completion === pathway || state.position.step === PATHWAY_STEP[pathway]);
   if (!earned) throw new AppError(403, 'PATHWAY_NOT_EARNED', NOT_EARNED[pathway]);

@@ -2,6 +2,7 @@ import type { SectionReply } from '@studychat/contracts';
 import type { SectionViewRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
+import type { SessionCheck } from '../auth/session-check.js';
 import type { JourneyState } from './journey-records.js';
 import { sectionTimingAt, toSectionTiming } from './journey.mapper.js';
 import { journeyWrite } from './journey.service.js';
@@ -30,11 +31,12 @@ export function openSection(
   deps: AppDeps,
   userId: string,
   input: { experimentId: string; sectionIndex: number },
+  session?: SessionCheck,
 ): Promise<SectionReply> {
   const index = input.sectionIndex;
   return journeyWrite<SectionReply>(
     deps,
-    { userId, experimentId: input.experimentId, write: { kind: 'section_open', index } },
+    { userId, experimentId: input.experimentId, write: { kind: 'section_open', index }, session },
     {
       repeat: async ({ state, now }) => reply(state, index, now),
       apply: async ({ trx, state, now }) => {
@@ -77,11 +79,16 @@ export function openSection(
  * Finishes the opened current section once its minimum has passed on the server's clock; earlier, 409
  * SECTION_TOO_EARLY with the seconds left (logged as `section_too_early`, nothing else written).
  */
-export function finishSection(deps: AppDeps, userId: string, input: FinishInput): Promise<SectionReply> {
+export function finishSection(
+  deps: AppDeps,
+  userId: string,
+  input: FinishInput,
+  session?: SessionCheck,
+): Promise<SectionReply> {
   const index = input.sectionIndex;
   return journeyWrite<SectionReply>(
     deps,
-    { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index } },
+    { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index }, session },
     {
       repeat: async ({ state, now }) => reply(state, index, now),
       apply: async ({ trx, state, now }) => {

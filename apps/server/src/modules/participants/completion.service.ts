@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors.js';
 import { findCompletionCode } from '../experiments/completion-codes.repository.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { toCompletionStatus } from './assignment.mapper.js';
 import { updateAssignmentIfUnset } from './assignments.repository.js';
@@ -19,11 +20,12 @@ export async function recordCompletion(
   userId: string,
   experimentId: string,
   pathway: Pathway,
+  session?: SessionCheck,
 ): Promise<CompletionStatus> {
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   const row = await journeyWrite(
     deps,
-    { userId, experimentId, write: { kind: 'completion', pathway } },
+    { userId, experimentId, write: { kind: 'completion', pathway }, session },
     {
       repeat: async ({ state }) => state.facts.assignment,
       apply: async ({ trx, state, now }) => {

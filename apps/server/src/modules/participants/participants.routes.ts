@@ -17,22 +17,30 @@ import { assignCondition } from './randomisation.service.js';
 export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { deps } = ctx;
   const user = { guards: [ctx.guards.requireUser] };
+  // Journey writes: their facts read checks the caller's session too (docs/decisions/0058).
+  const folded = { guards: [ctx.guards.requireUserFolded] };
 
   route(app, participantRoutes.create, user, (request) => createAssignment(deps, caller(request), request.body));
   route(app, participantRoutes.get, user, (request) =>
     getAssignment(deps, caller(request), request.params.userId, request.params.experimentId),
   );
-  route(app, participantRoutes.consent, user, (request) =>
-    giveConsent(deps, caller(request).userId, request.body.experimentId),
+  route(app, participantRoutes.consent, folded, (request) =>
+    giveConsent(deps, caller(request).userId, request.body.experimentId, caller(request).session),
   );
   route(app, participantRoutes.prolificId, user, (request) =>
     updateProlificId(deps, caller(request).userId, request.body.experimentId, request.body.prolificId),
   );
-  route(app, participantRoutes.assignCondition, user, (request) =>
-    assignCondition(deps, caller(request).userId, request.body.experimentId),
+  route(app, participantRoutes.assignCondition, folded, (request) =>
+    assignCondition(deps, caller(request).userId, request.body.experimentId, caller(request).session),
   );
-  route(app, participantRoutes.completion, user, (request) =>
-    recordCompletion(deps, caller(request).userId, request.body.experimentId, request.body.pathway),
+  route(app, participantRoutes.completion, folded, (request) =>
+    recordCompletion(
+      deps,
+      caller(request).userId,
+      request.body.experimentId,
+      request.body.pathway,
+      caller(request).session,
+    ),
   );
   route(app, participantRoutes.status, user, (request) =>
     getCompletionStatus(deps, caller(request).userId, request.params.experimentId),

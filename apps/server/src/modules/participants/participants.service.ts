@@ -4,6 +4,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite, logJoined } from '../journey/journey.service.js';
 import { findUserById } from '../users/user.repository.js';
 import { isWithdrawn } from '../withdrawal/withdrawn-ids.js';
@@ -108,10 +109,15 @@ export async function getAssignment(
 }
 
 /** Records consent once, at the consent step; a repeat keeps the first time. */
-export async function giveConsent(deps: AppDeps, userId: string, experimentId: string): Promise<Assignment> {
+export async function giveConsent(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+  session?: SessionCheck,
+): Promise<Assignment> {
   const row = await journeyWrite(
     deps,
-    { userId, experimentId, write: { kind: 'consent' } },
+    { userId, experimentId, write: { kind: 'consent' }, session },
     {
       repeat: async ({ state }) => state.facts.assignment,
       apply: async ({ trx, state, now }) => {

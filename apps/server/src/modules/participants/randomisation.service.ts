@@ -3,6 +3,7 @@ import { CONDITIONS, type Assignment, type Stratum } from '@studychat/contracts'
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
+import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from './assignment.mapper.js';
@@ -28,12 +29,17 @@ function isRetryable(error: unknown): boolean {
  * Assigns a condition once, at the assignment step (after the pre-survey), balanced by permuted blocks
  * within the baseline-intention stratum. A repeat returns the condition already assigned.
  */
-export async function assignCondition(deps: AppDeps, userId: string, experimentId: string): Promise<Assignment> {
+export async function assignCondition(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+  session?: SessionCheck,
+): Promise<Assignment> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
       const row = await journeyWrite(
         deps,
-        { userId, experimentId, write: { kind: 'assignment' } },
+        { userId, experimentId, write: { kind: 'assignment' }, session },
         {
           repeat: async ({ state }) => state.facts.assignment,
           apply: async ({ trx, state, now }) => {

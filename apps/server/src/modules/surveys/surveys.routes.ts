@@ -6,7 +6,8 @@ import { caller } from '../../plugins/auth.js';
 import { submitSurvey } from './surveys.service.js';
 
 export function registerSurveyRoutes(app: FastifyInstance, ctx: AppContext): void {
-  route(app, surveyRoutes.submit, { guards: [ctx.guards.requireUser] }, (request) =>
+  // The journey write's facts read checks the session too (requireUserFolded, docs/decisions/0058).
+  route(app, surveyRoutes.submit, { guards: [ctx.guards.requireUserFolded] }, (request) =>
     submitSurvey(ctx.deps, caller(request), request.body),
   );
 }

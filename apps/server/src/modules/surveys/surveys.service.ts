@@ -53,7 +53,7 @@ export async function submitSurvey(
 
   return journeyWrite<{ id: string; created: boolean }>(
     deps,
-    { userId, experimentId, write: SURVEY_WRITE[surveyType] },
+    { userId, experimentId, write: SURVEY_WRITE[surveyType], session: requester.session },
     {
       repeat: async (ctx) => {
         const first = await findSurveyResponse(ctx.trx, userId, experimentId, surveyType);
