@@ -14,7 +14,6 @@ import {
   finishMessage,
   releaseReplyLease,
   renewReplyLease,
-  updateStreamingContent,
 } from './chat.repository.js';
 import type { ChatContext } from './chat.service.js';
 import type { ReplySink } from './chat.stream.js';
@@ -57,7 +56,7 @@ export interface Generation {
 
 /**
  * Streams the model's reply to the sink and stores it with its model, tokens, cost, timings, stop
- * reason and thinking log. The text is saved as it streams (at least every `persistMs`), so a process
+ * reason and thinking log. The text is saved as it streams (ctx.saver), so a process
  * that dies mid-reply leaves it behind to be marked interrupted. The model call is never aborted when
  * the browser leaves: the reply is still stored. The lease is renewed while the model works and
  * released at the end, whatever happens; a limit the reply reached closes the chat.
@@ -77,16 +76,6 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   const started = performance.now();
   let firstTokenMs: number | null = null;
   let text = '';
-  let savedAt = ctx.deps.clock().getTime();
-  // Saves of the growing text, in order; the final write waits for them so it is never overwritten.
-  let saves = Promise.resolve();
-  const save = () => {
-    const snapshot = text;
-    savedAt = ctx.deps.clock().getTime();
-    saves = saves
-      .then(() => updateStreamingContent(db, g.messageId, snapshot))
-      .catch((error: unknown) => ctx.log.error({ err: error, threadId: thread.id }, 'could not save the reply so far'));
-  };
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
   let askedModel: string | undefined;
@@ -108,7 +97,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         firstTokenMs ??= Math.round(performance.now() - started);
         text += delta;
         sink.text(delta);
-        if (ctx.deps.clock().getTime() - savedAt >= ctx.persistMs) save();
+        ctx.saver.note(g.messageId, text);
       },
     );
   } catch (error) {
@@ -118,7 +107,8 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   }
 
   try {
-    await saves;
+    // The final write comes after any save of the text so far, so it is never overwritten.
+    await ctx.saver.forget(g.messageId);
     const empty = failure === null && text.trim() === '';
     const model = info.model ?? askedModel ?? ctx.deps.llm.model;
     const inputTokens = info.inputTokens ?? null;

@@ -121,12 +121,27 @@ export async function releaseReplyLease(db: Db, threadId: string, leaseId: strin
     .execute();
 }
 
-/** Writes the text streamed so far into a reply still being written (never over a finished one). */
-export async function updateStreamingContent(db: Db, messageId: string, content: string): Promise<void> {
+/**
+ * Writes the text streamed so far into several replies still being written, in one statement (never over a
+ * finished one): the process's partial saves of one tick (partial-saver.ts).
+ */
+export async function updateStreamingContents(
+  db: Db,
+  saves: readonly { id: string; content: string }[],
+): Promise<void> {
+  if (saves.length === 0) return;
+  const cases = sql.join(
+    saves.map((s) => sql`when ${s.id} then ${s.content}`),
+    sql` `,
+  );
   await db
     .updateTable('chat_messages')
-    .set({ content })
-    .where('id', '=', messageId)
+    .set({ content: sql<string>`case id ${cases} else content end` })
+    .where(
+      'id',
+      'in',
+      saves.map((s) => s.id),
+    )
     .where('status', '=', 'streaming')
     .execute();
 }

@@ -12,13 +12,17 @@ import {
   type ChatContext,
 } from './chat.service.js';
 import { openEventStream, type StreamOptions } from './chat.stream.js';
+import { PartialSaver } from './partial-saver.js';
 import { recordBlockedPaste } from './paste.service.js';
 
 /** A reply lease lapses this long after its last renewal: a crashed holder is noticed within it. */
 const REPLY_LEASE_MS = 10_000;
 /** A live holder renews well inside the lease, so a busy event loop does not lose it. */
 const LEASE_RENEW_MS = 2_500;
-/** The text streamed so far is saved at least this often: a crash loses at most about this much. */
+/**
+ * The text streamed so far is saved at least this often (every reply of the process in one statement): a crash
+ * loses about this much of a reply (docs/decisions/0014, 0058).
+ */
 const PERSIST_MS = 1_000;
 const INITIAL_POLL_MS = 100;
 /** A comment line this often keeps an event stream open through proxies and the server's idle time-out. */
@@ -32,7 +36,9 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     defaults: ctx.config.chatLimits,
     leaseMs: REPLY_LEASE_MS,
     renewMs: LEASE_RENEW_MS,
-    persistMs: PERSIST_MS,
+    saver: new PartialSaver(ctx.deps.database.db, ctx.deps.clock, PERSIST_MS, (error) =>
+      app.log.error({ err: error }, 'could not save the replies so far'),
+    ),
     pollMs: INITIAL_POLL_MS,
     // A live first request may take as long as the model's time-out after its retries.
     maxWaitMs: ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs,

@@ -47,6 +47,8 @@ import {
   type ThreadRead,
 } from './chat.repository.js';
 
+import type { PartialSaver } from './partial-saver.js';
+
 export { MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
 
 export interface ChatContext {
@@ -58,8 +60,8 @@ export interface ChatContext {
   leaseMs: number;
   /** How often a live holder renews its lease. */
   renewMs: number;
-  /** Text streamed so far is saved at least this often (by the injected clock), so a crash loses little. */
-  persistMs: number;
+  /** Saves the text streamed so far of every reply in the process, one statement per save (partial-saver.ts). */
+  saver: PartialSaver;
   /** How often a second initial-message request checks whether the first one has finished. */
   pollMs: number;
   /** How long a second initial-message request waits for a live first one before giving up (409). */
