@@ -27,6 +27,17 @@ describe.each(TEST_DIALECTS)('chat recovery on %s', (dialect) => {
     );
   };
 
+  /**
+   * The process saves the text a moment after the token that triggers it (partial-saver.ts, one statement for
+   * every streaming reply, run after any save before it): reads the row until that save has landed, a bounded
+   * number of times (no clock, no sleeping).
+   */
+  async function savedText(threadId: string, expected: string): Promise<void> {
+    for (let read = 0; read < 200; read++) {
+      if ((await chat.storedMessages(threadId)).at(-1)?.content === expected) return;
+    }
+  }
+
   /** A reply that streams 'One ', then (a second later) 'two ', then waits for the test. */
   function replyThatHangs() {
     const streaming = gate();
@@ -50,6 +61,7 @@ describe.each(TEST_DIALECTS)('chat recovery on %s', (dialect) => {
     // The participant leaves right after Send: the request goes on without them.
     const sent = chat.send(user, threadId, 'Is it safe?');
     await streaming.opened;
+    await savedText(threadId, 'One two ');
 
     const meanwhile = await shown(user, threadId);
     expect(meanwhile.replying).toBe(true);
@@ -72,6 +84,7 @@ describe.each(TEST_DIALECTS)('chat recovery on %s', (dialect) => {
     const { streaming, release } = replyThatHangs();
     const orphan = chat.send(user, threadId, 'Is it safe?');
     await streaming.opened;
+    await savedText(threadId, 'One two ');
     // From here on the writer is as good as dead: it never renews its lease or finishes.
 
     t().clock.advance(5_000);
