@@ -46,7 +46,7 @@ export interface ChatBenchResult {
   durationMs: number;
   /** CPU time the server process used while the chats streamed (user + system). */
   serverCpuMs: number;
-  /** Statements the server sent to the database while the chats streamed, all of them and the partial-text saves. */
+  /** Statements the server sent to the database while the chats streamed: all, and the saves of the text so far. */
   statements: { total: number; partialSaves: number };
   memoryMb: {
     before: { rss: number; heapUsed: number };
@@ -159,7 +159,8 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
       const statementsBefore = database.queries.count;
       let partialSaves = 0;
       database.queries.onQuery = (statement) => {
-        if (/^update "chat_messages" set "content" = \S+ where/.test(statement)) partialSaves += 1;
+        // One statement saves the text of every streaming reply that grew (chat/partial-saver.ts).
+        if (/^update "chat_messages" set "content" = case /.test(statement)) partialSaves += 1;
       };
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
