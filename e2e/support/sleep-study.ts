@@ -2,7 +2,14 @@ import type { StudyDefinition } from '@studychat/contracts/web';
 
 // A second study, entered in the admin study editor by the done-when test of issue 14: another topic,
 // another number of sections per condition (2 and 3, not 4), other timers and other questions (its own answer
-// keys and entry values, and a pre-study survey of its own: two choices and an optional scale).
+// keys and entry values, and a pre-study survey of its own: two choices and an optional scale). The first
+// section of each condition is written in Markdown (docs/decisions/0052), the others in structured blocks.
+
+/** What each condition's Markdown section must show rendered: bold words, a heading, a table cell, a link. */
+export const SLEEP_MARKDOWN = {
+  mmr: { bold: '9 to 12 hours', heading: 'A good night', cell: '9 to 12', link: 'sleep guidance' },
+  control: { bold: 'twice a day', heading: 'A good routine', cell: 'a pea-sized amount', link: 'brushing guidance' },
+} as const;
 
 const opening = (topic: string) => `Hi! I can answer questions about ${topic}. What would you like to know?`;
 
@@ -88,7 +95,25 @@ export const SLEEP_STUDY: StudyDefinition = {
           id: 'sleep-why',
           title: 'Why sleep matters',
           minSeconds: 6,
-          blocks: [{ paragraphs: ['Children aged 6 to 12 need 9 to 12 hours of sleep a night.'] }],
+          blocks: [
+            {
+              markdown: [
+                'Children aged 6 to 12 need **9 to 12 hours** of sleep a night.',
+                '',
+                '# A good night',
+                '',
+                '- A regular bedtime, *even at weekends*.',
+                '- A dark, quiet room.',
+                '',
+                '| Age | Hours a night |',
+                '| --- | ---: |',
+                '| 3 to 5 | 10 to 13 |',
+                '| 6 to 12 | 9 to 12 |',
+                '',
+                'More in the [sleep guidance](https://example.org/sleep).',
+              ].join('\n'),
+            },
+          ],
         },
         {
           id: 'sleep-how',
@@ -105,7 +130,25 @@ export const SLEEP_STUDY: StudyDefinition = {
           id: 'teeth-why',
           title: 'Why brushing matters',
           minSeconds: 5,
-          blocks: [{ paragraphs: ['Brushing twice a day with fluoride toothpaste prevents decay.'] }],
+          blocks: [
+            {
+              markdown: [
+                'Brushing **twice a day** with fluoride toothpaste prevents decay.',
+                '',
+                '# A good routine',
+                '',
+                '1. After breakfast.',
+                '2. Before bed, *the most important one*.',
+                '',
+                '| Age | Toothpaste |',
+                '| --- | --- |',
+                '| Under 3 | a smear |',
+                '| 3 to 6 | a pea-sized amount |',
+                '',
+                'More in the [brushing guidance](https://example.org/teeth).',
+              ].join('\n'),
+            },
+          ],
         },
         {
           id: 'teeth-how',

@@ -5,7 +5,7 @@ import { AdminApi } from '../support/api';
 import { chatViaApi, sectionOpened } from '../support/chat';
 import { passTime } from '../support/clock';
 import { choosePoint, expectCode, landAndLogin } from '../support/participant';
-import { SLEEP_STUDY } from '../support/sleep-study';
+import { SLEEP_MARKDOWN, SLEEP_STUDY } from '../support/sleep-study';
 
 // Issue 14, done when: a second study (another topic, number of sections, timers and questions) is written in
 // the admin study editor, pinned to an experiment, and walked end to end to its completion code, with no
@@ -21,7 +21,7 @@ test('a second study written in the admin editor is pinned and walked to its com
   page,
   browser,
   request,
-}) => {
+}, testInfo) => {
   // The researcher: a draft cloned from the built-in study, its definition replaced in the JSON editor.
   await loginAsAdmin(page);
   await page.goto('/admin/studies');
@@ -57,8 +57,8 @@ test('a second study written in the admin editor is pinned and walked to its com
   await expect(page.getByText('Study version pinned.')).toBeVisible();
   await expect(page.getByRole('link', { name: label })).toBeVisible();
 
-  // The participant, in their own browser, reads the second study's pages.
-  const context = await browser.newContext();
+  // The participant, in their own browser on a phone-sized screen, reads the second study's pages.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const p = await context.newPage();
   await p.clock.install();
   const setup = {
@@ -72,7 +72,10 @@ test('a second study written in the admin editor is pinned and walked to its com
   await expect(p.getByText('We study how parents plan their child’s bedtime routine.')).toBeVisible();
   await p.getByRole('button', { name: 'I Consent' }).click();
   await expect(p).toHaveURL(/\/entry$/);
+  // The study's own reminder page (its `entry` texts): title, scenario and both choices.
+  await expect(p.getByRole('heading', { name: 'Bedtime Reminder' })).toBeVisible();
   await expect(p.getByText('Please imagine your child’s school starts again next week.')).toBeVisible();
+  await expect(p.getByRole('button', { name: 'No questions about bedtimes' })).toBeVisible();
   await p.getByRole('button', { name: 'I have questions about bedtimes' }).click();
   await expect(p).toHaveURL(/\/baseline-intention$/);
   await expect(p.getByText(SLEEP_STUDY.baseline.question)).toBeVisible();
@@ -107,6 +110,17 @@ test('a second study written in the admin editor is pinned and walked to its com
     const last = index === count - 1;
     await expect(p.getByText(`Section ${index + 1} of ${count}`)).toBeVisible();
     await expect(p.getByRole('heading', { name: section.title })).toBeVisible();
+    if (section.blocks[0]?.markdown) {
+      // Markdown, rendered: bold without its asterisks, a heading below the section's title, a table, a link.
+      const shown = SLEEP_MARKDOWN[condition];
+      await expect(p.locator('strong', { hasText: shown.bold })).toBeVisible();
+      await expect(p.getByText('**')).toHaveCount(0);
+      await expect(p.getByRole('heading', { level: 2, name: shown.heading })).toBeVisible();
+      await expect(p.getByRole('cell', { name: shown.cell, exact: true })).toBeVisible();
+      await expect(p.getByRole('link', { name: shown.link })).toHaveAttribute('href', /^https:\/\/example\.org\//);
+      await expect(p.locator('main script, main img')).toHaveCount(0);
+      await p.screenshot({ path: testInfo.outputPath(`markdown-section-${condition}.png`), fullPage: true });
+    }
     await sectionOpened(p);
     const button = p.getByRole('button', { name: last ? 'Complete' : 'Next Section' });
     await expect(button).toBeDisabled();

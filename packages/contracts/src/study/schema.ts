@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { FreeText, LineText } from '../text.js';
 import type { ContentBlock, StudyDefinition, StudyIssue } from './types.js';
+import { MARKDOWN_MAX_CHARS, markdownProblems } from './markdown.js';
 import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
 // stores it as a study version. Every text is plain text (never HTML): the web app renders headings,
-// paragraphs, bullets and tables as React text, so a definition cannot inject markup.
+// paragraphs, bullets and tables as React text, so a definition cannot inject markup. A block may instead
+// be Markdown, checked here and rendered without HTML, images or unsafe links (docs/decisions/0052).
 
 const Line = (max: number) => LineText.trim().min(1, 'must not be empty').max(max);
 const Text = (max: number) => FreeText.min(1, 'must not be empty').max(max);
@@ -14,8 +16,13 @@ const Text = (max: number) => FreeText.min(1, 'must not be empty').max(max);
 const Heading = Line(200);
 const Paragraph = Text(5_000);
 
+const Markdown = Text(MARKDOWN_MAX_CHARS).superRefine((text, ctx) => {
+  for (const message of markdownProblems(text)) ctx.addIssue({ code: 'custom', message });
+});
+
 export const ContentBlockSchema = z
   .object({
+    markdown: Markdown.optional(),
     heading: Heading.optional(),
     paragraphs: z.array(Paragraph).max(50).optional(),
     bullets: z.array(Paragraph).max(50).optional(),
@@ -28,7 +35,15 @@ export const ContentBlockSchema = z
       .strict()
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((block, ctx) => {
+    if (block.markdown !== undefined && Object.keys(block).length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['markdown'],
+        message: 'a Markdown block has nothing else (write the heading, paragraphs, bullets or table in the Markdown)',
+      });
+  });
 
 export const StaticSectionSchema = z
   .object({

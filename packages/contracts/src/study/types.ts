@@ -2,8 +2,13 @@ import type { ChatCompletionRules } from '../chat-progress.js';
 import type { Condition } from '../common.js';
 import type { StudyPathways } from './pathways.js';
 
-/** A block of readable study text: a heading, paragraphs and optional bullet lists. */
+/**
+ * A block of readable study text: a heading, paragraphs and optional bullet lists; or Markdown alone
+ * (docs/decisions/0052), which the web renders without HTML, images or links other than http(s) and mailto.
+ */
 export interface ContentBlock {
+  /** Markdown (CommonMark with GFM tables), instead of the other fields; the renderer loads on demand. */
+  markdown?: string;
   heading?: string;
   paragraphs?: string[];
   bullets?: string[];

@@ -1,12 +1,20 @@
 import type { ContentBlock } from '@studychat/contracts/web';
+import { lazy } from 'react';
 
-/** Renders study text blocks (headings, paragraphs, bullet lists, tables) in a readable style. */
+// Loaded only when a block is Markdown (docs/decisions/0052); the page holds the Suspense boundary.
+const StudyMarkdown = lazy(() => import('./StudyMarkdown'));
+
+/**
+ * Renders study text blocks (headings, paragraphs, bullet lists, tables, or Markdown) in a readable style.
+ * A Markdown block suspends until its renderer has loaded.
+ */
 export function ContentBlocks({ blocks, headingLevel = 2 }: { blocks: ContentBlock[]; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <div className="space-y-5 text-base leading-relaxed text-slate-800 sm:text-lg">
       {blocks.map((block, index) => (
         <section key={index} className="space-y-3">
+          {block.markdown && <StudyMarkdown text={block.markdown} />}
           {block.heading && (
             <Heading className="text-lg font-semibold text-slate-900 sm:text-xl">{block.heading}</Heading>
           )}

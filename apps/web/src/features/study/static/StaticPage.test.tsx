@@ -1,4 +1,4 @@
-import { studyDefinition, type Journey, type SectionTiming } from '@studychat/contracts/web';
+import { studyDefinition, type Journey, type SectionTiming, type WebStudyDefinition } from '@studychat/contracts/web';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -42,9 +42,9 @@ function journeyAt(current: number): Journey {
 
 const reply = (section: SectionTiming) => ({ status: 200, body: { section, serverTime: new Date(T0).toISOString() } });
 
-function renderStatic(journey: Journey | null, refresh = vi.fn()) {
+function renderStatic(journey: Journey | null, refresh = vi.fn(), study?: WebStudyDefinition) {
   render(
-    <JourneyContext value={{ journey, refresh }}>
+    <JourneyContext value={{ journey, refresh, study }}>
       <MemoryRouter initialEntries={[`/experiment/${EXP_ID}/static`]}>
         <Routes>
           <Route path="/experiment/:experimentId/static" element={<StaticPage />} />
@@ -168,5 +168,26 @@ describe('StaticPage', () => {
     const refresh = renderStatic(journeyAt(0));
     await pass(0);
     expect(refresh).toHaveBeenCalled();
+  });
+
+  it('shows a Markdown section once its renderer has loaded, with a loading state until then', async () => {
+    const study = structuredClone(studyDefinition);
+    const [first] = study.conditions.control.sections;
+    if (!first) throw new Error('the built-in study has sections');
+    first.blocks = [{ markdown: 'Car seats **save lives**.\n\n<script>window.hacked = true</script>' }];
+    mockApi({ [OPEN]: reply(timing(0, 15_000)), [FINISH]: reply(timing(0, 0, true)) });
+    await import('../StudyMarkdown'); // compiled once here, so the page's own import is quick
+    renderStatic(journeyAt(0), vi.fn(), study);
+    expect(screen.getByRole('heading', { level: 1, name: first.title })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+    // The renderer's chunk comes in (vi.waitFor moves the fake clock a little on each look).
+    await vi.waitFor(() => expect(screen.getByText('save lives')).toContainHTML('<strong>save lives</strong>'), {
+      timeout: 10_000,
+    });
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByText('<script>window.hacked = true</script>')).toBeInTheDocument();
+    expect(document.querySelector('script')).toBeNull();
+    await pass(15_000);
+    expect(screen.getByRole('button', { name: 'Next Section' })).toBeEnabled();
   });
 });

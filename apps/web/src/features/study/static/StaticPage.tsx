@@ -1,9 +1,10 @@
 import { endpoints, sectionMinSeconds, type SectionReply } from '@studychat/contracts/web';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
+import { Spinner } from '../../../components/Spinner';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { api, ApiError } from '../../../lib/api';
 import { ContentBlocks } from '../ContentBlocks';
@@ -185,8 +186,12 @@ export function StaticPage() {
         >
           {section.title}
         </h1>
-        <ContentBlocks blocks={section.blocks} />
-        <div ref={contentEnd} />
+        {/* A Markdown section waits for its renderer here. A new boundary per section: the end of the text
+            (contentEnd) is not on the page, so not reached, until the section's text is. */}
+        <Suspense key={index} fallback={<Spinner />}>
+          <ContentBlocks blocks={section.blocks} />
+          <div ref={contentEnd} />
+        </Suspense>
       </Card>
       {error && <Alert className="mt-4">{error}</Alert>}
       <div className="mt-4 flex flex-col items-stretch gap-3 sm:flex-row sm:items-center sm:justify-between">
