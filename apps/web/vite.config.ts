@@ -16,11 +16,5 @@ export default defineConfig({
     // Read by `npm run bench` to measure the participant pages' initial JavaScript.
     manifest: true,
     chunkSizeWarningLimit: 600,
-    modulePreload: {
-      // The Markdown renderer's chunk needs only what every page has loaded already (React, the entry's
-      // chunks and CSS): listing them for preloading would cost the static page about 100 bytes of its
-      // 100 KB budget for nothing (docs/decisions/0052).
-      resolveDependencies: (filename, deps) => (filename.includes('StudyMarkdown') ? [] : deps),
-    },
   },
 });

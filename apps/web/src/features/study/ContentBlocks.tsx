@@ -1,8 +1,6 @@
 import type { ContentBlock } from '@studychat/contracts/web';
-import { lazy } from 'react';
-
 // Loaded only when a block is Markdown (docs/decisions/0052); the page holds the Suspense boundary.
-const StudyMarkdown = lazy(() => import('./StudyMarkdown'));
+import { StudyMarkdown } from './study-pages';
 
 /**
  * Renders study text blocks (headings, paragraphs, bullet lists, tables, or Markdown) in a readable style.

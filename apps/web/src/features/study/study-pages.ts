@@ -42,6 +42,13 @@ export const ChatPage = lazy(loaders.ChatPage);
 export const PostSurveyPage = lazy(loaders.PostSurveyPage);
 export const CompletionPage = lazy(loaders.CompletionPage);
 
+/**
+ * The renderer of a study's Markdown (docs/decisions/0052), loaded only when a block is Markdown. Declared here,
+ * in the entry, with the pages' own lazy imports: in ContentBlocks' chunk its import would cost the static page
+ * its own preload list (about 100 bytes of a page at its 100 KB budget). Not preloaded with the pages.
+ */
+export const StudyMarkdown = lazy(() => import('./StudyMarkdown'));
+
 let preloaded = false;
 
 /** Loads every study page's code once, when the browser is idle (failures are retried by React.lazy on use). */
