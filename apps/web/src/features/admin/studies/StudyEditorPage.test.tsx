@@ -1,0 +1,183 @@
+import type { StudyDefinition } from '@studychat/contracts/web';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, renderPage } from '../test-utils';
+import { draftVersion, VERSION_ID } from './study-fixture';
+import { StudyEditorPage } from './StudyEditorPage';
+
+const url = `/api/admin/study-versions/${VERSION_ID}`;
+
+const show = (as: 'admin' | 'analyst' = 'admin') =>
+  renderPage(<StudyEditorPage />, { path: `/admin/studies/${VERSION_ID}`, route: '/admin/studies/:id', as });
+
+/** The definition the JSON view holds now. */
+const jsonView = () =>
+  JSON.parse((screen.getByLabelText('Study definition (JSON)') as HTMLTextAreaElement).value) as StudyDefinition;
+
+const open = async (user: ReturnType<typeof userEvent.setup>, part: string) => {
+  await user.click(await screen.findByText(part, { selector: 'summary span, summary' }));
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+// Every keystroke rewrites the whole definition (about 40 KB of JSON): slow in jsdom, not in a browser.
+describe('StudyEditorPage', { timeout: 30_000 }, () => {
+  it('edits a pre-study question through the form: wording, options, type, order, a new one; the JSON follows and is saved', async () => {
+    const calls = mockFetch({
+      [`GET ${url}`]: () => json(200, draftVersion()),
+      [`PUT ${url}`]: () => json(200, draftVersion()),
+    });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Pre-study survey');
+    const wording = screen.getByLabelText('Wording of question 1');
+    await user.clear(wording);
+    await user.type(wording, 'Your age?');
+    expect(jsonView().pre.questions[0]?.wording).toBe('Your age?');
+
+    const options = screen.getByRole('group', { name: 'Options of question 1' });
+    await user.click(within(options).getByRole('button', { name: 'Add option' }));
+    const count = jsonView().pre.questions[0]?.options?.length ?? 0;
+    await user.type(screen.getByLabelText(`Label of option ${count} of question 1`), 'Older');
+    await user.type(screen.getByLabelText(`Value of option ${count} of question 1`), 'older');
+    expect(jsonView().pre.questions[0]?.options?.at(-1)).toEqual({ value: 'older', label: 'Older' });
+
+    await user.selectOptions(screen.getByLabelText('Type of question 2'), 'scale');
+    await user.type(screen.getByLabelText('Label at 1 of question 2'), 'Not at all');
+    expect(jsonView().pre.questions[1]).toMatchObject({
+      type: 'scale',
+      labels: { min: 'Not at all', mid: '', max: '' },
+    });
+    expect(jsonView().pre.questions[1]).not.toHaveProperty('options');
+
+    await user.click(screen.getByRole('button', { name: 'Move question 3 up' }));
+    expect(jsonView().pre.questions.map((q) => q.key)).toEqual(['age', 'political_leaning', 'sex']);
+    await user.click(screen.getByRole('button', { name: 'Add question' }));
+    expect(jsonView().pre.questions[3]).toMatchObject({ key: 'question_4', type: 'choice', required: true });
+    await user.click(screen.getByLabelText('Question 4 must be answered'));
+    expect(jsonView().pre.questions[3]?.required).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Remove question 4' }));
+    expect(jsonView().pre.questions).toHaveLength(3);
+
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save version' }));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    const sent = calls.find((c) => c.method === 'PUT')?.body as { definition: StudyDefinition };
+    expect(sent.definition.pre.questions[0]?.wording).toBe('Your age?');
+    expect(sent.definition.pre.questions[2]?.type).toBe('scale');
+  });
+
+  it("edits a condition's chat through the form: prompt, greetings, model settings, completion rule", async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Chat: mmr condition');
+    const prompt = screen.getByLabelText('System prompt (mmr condition)');
+    await user.clear(prompt);
+    await user.type(prompt, 'Be brief.');
+    await user.type(screen.getByLabelText('Fallback greeting (mmr condition)'), ' Welcome!');
+    await user.type(screen.getByLabelText('Model (mmr condition)'), 'claude-x');
+    await user.type(screen.getByLabelText('Temperature (mmr condition)'), '0.5');
+    await user.type(screen.getByLabelText('Rounds (mmr condition)'), '2');
+    let chat = jsonView().chat;
+    expect(chat.conditions.mmr.systemPrompt).toBe('Be brief.');
+    expect(chat.fallbackGreetings.mmr).toMatch(/ Welcome!$/);
+    expect(chat.conditions.mmr.settings).toEqual({ model: 'claude-x', temperature: 0.5 });
+    expect(chat.completion).toEqual({ mmr: { rounds: 2 } });
+    expect(chat.conditions.control.systemPrompt).toBe('You answer questions about car seats.');
+    // Emptied, a setting is "not set" again (the deployment's), not an empty value.
+    await user.clear(screen.getByLabelText('Model (mmr condition)'));
+    await user.clear(screen.getByLabelText('Temperature (mmr condition)'));
+    chat = jsonView().chat;
+    expect(chat.conditions.mmr.settings).toEqual({});
+  });
+
+  it('shows each problem of a refused save next to its field and in a summary that leads to the field', async () => {
+    mockFetch({
+      [`GET ${url}`]: () => json(200, draftVersion()),
+      [`PUT ${url}`]: () =>
+        json(400, {
+          error: 'The study definition has problems',
+          code: 'STUDY_INVALID',
+          issues: [
+            { path: 'chat.conditions.mmr.settings.temperature', message: 'must be 0 to 2' },
+            { path: 'conditions.control.sections.0.blocks.0.table.rows.0.0', message: 'must not be empty' },
+          ],
+        }),
+    });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Chat: mmr condition');
+    await user.type(screen.getByLabelText('Temperature (mmr condition)'), '3');
+    await user.click(screen.getByRole('button', { name: 'Save version' }));
+    const temperature = screen.getByLabelText('Temperature (mmr condition)');
+    await waitFor(() => expect(temperature).toHaveAttribute('aria-invalid', 'true'));
+    expect(temperature).toHaveAccessibleDescription('0 to 2. must be 0 to 2');
+    expect(screen.getByText('Chat: mmr condition').closest('summary')).toHaveTextContent('1 problem');
+    expect(screen.getByText('Sections: control condition').closest('summary')).toHaveTextContent('1 problem');
+    const summary = screen.getByRole('alert');
+    expect(summary).toHaveTextContent('The definition has 2 problems; nothing was saved');
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    // The summary leads to the field (its part opened), or to the nearest group for a place with no field.
+    await user.click(within(summary).getByRole('button', { name: /temperature/ }));
+    await waitFor(() => expect(screen.getByLabelText('Temperature (mmr condition)')).toHaveFocus());
+    await user.click(within(summary).getByRole('button', { name: /table/ }));
+    const text = await screen.findByRole('group', { name: 'Text of control section 1' });
+    await waitFor(() => expect(text).toHaveFocus());
+  });
+
+  it('keeps forms and JSON view one draft: a JSON edit shows in the forms; broken JSON hides them', async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Sections: mmr condition');
+    const edited = jsonView() as unknown as { conditions: { mmr: { sections: { title: string }[] } } };
+    Object.assign(edited.conditions.mmr.sections[0] ?? {}, { title: 'From the JSON' });
+    fireEvent.change(screen.getByLabelText('Study definition (JSON)'), { target: { value: JSON.stringify(edited) } });
+    expect(screen.getByLabelText('Title of mmr section 1')).toHaveValue('From the JSON');
+    // Paragraph labels repeat per block ("Paragraph 1" under "Paragraphs of block 1"): found by the field's path.
+    const paragraph = document.getElementById('study-field-conditions.mmr.sections.0.blocks.0.paragraphs.0');
+    expect(paragraph).toHaveAccessibleName('Paragraph 1');
+    await user.type(paragraph as HTMLElement, '!');
+    expect(jsonView().conditions.mmr.sections[0]?.blocks[0]?.paragraphs?.[0]).toMatch(/!$/);
+    fireEvent.change(screen.getByLabelText('Study definition (JSON)'), { target: { value: '{"title": ' } });
+    expect(screen.queryByLabelText('Title of mmr section 1')).not.toBeInTheDocument();
+    expect(screen.getByText(/Not valid JSON/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save version' })).toBeDisabled();
+  });
+
+  it('asks before leaving with unsaved changes, and stays when told to', async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const user = userEvent.setup();
+    show();
+    await user.type(await screen.findByLabelText('Label'), ' v2');
+    await user.click(screen.getByRole('link', { name: /Back to Study versions/ }));
+    expect(confirm).toHaveBeenCalledWith('Discard the unsaved changes to this study version?');
+    expect(screen.getByLabelText('Label')).toHaveValue('Draft A v2');
+    await user.click(screen.getByRole('button', { name: 'Clone this version' }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows the built-in study read-only, and to an analyst every version', async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion({ is_default: true })) });
+    const user = userEvent.setup();
+    const { unmount } = show();
+    await open(user, 'Pre-study survey');
+    expect(screen.getByLabelText('Wording of question 1')).toHaveAttribute('readonly');
+    expect(screen.queryByRole('button', { name: 'Add question' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save version' })).not.toBeInTheDocument();
+    unmount();
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    show('analyst');
+    await open(user, 'Chat: control condition');
+    expect(screen.getByLabelText('System prompt (control condition)')).toHaveAttribute('readonly');
+    await open(user, 'Pre-study survey');
+    expect(screen.getByLabelText('Type of question 1')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Clone this version' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,33 @@
+import type { StudyIssue } from '@studychat/contracts/web';
+import { Alert } from '../../../../components/Alert';
+
+/** The last save's problems, each a button that leads to the field it names. */
+export function IssueSummary({
+  issues,
+  onSelect,
+}: {
+  issues: readonly StudyIssue[];
+  onSelect: (path: string) => void;
+}) {
+  if (issues.length === 0) return null;
+  return (
+    <Alert tone="error">
+      <p className="font-semibold">
+        The definition has {issues.length} problem{issues.length === 1 ? '' : 's'}; nothing was saved:
+      </p>
+      <ul className="mt-1 list-disc pl-5">
+        {issues.map((issue, i) => (
+          <li key={i}>
+            <button
+              type="button"
+              className="text-left underline decoration-dotted hover:decoration-solid"
+              onClick={() => onSelect(issue.path)}
+            >
+              <code>{issue.path || '(the whole definition)'}</code>: {issue.message}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  );
+}

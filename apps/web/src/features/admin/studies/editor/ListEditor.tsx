@@ -1,0 +1,87 @@
+import type { ReactNode } from 'react';
+import { useDraft } from './draft-context';
+import { fieldId, listAt, movedItem, withoutItem, type Path } from './draft-path';
+import { FieldIssues } from './FieldIssues';
+import { TextInput } from './fields';
+
+const SMALL_BUTTON =
+  'min-h-9 rounded border border-slate-300 bg-white px-2 text-sm text-slate-800 hover:bg-slate-100 disabled:text-slate-400';
+
+/**
+ * The list at `path` with, per item, Move up / Move down / Remove, and an Add button at the end; each button
+ * names its item ("Remove question 2"), so the list is usable with a keyboard and a screen reader.
+ */
+export function ListEditor({
+  path,
+  legend,
+  itemName,
+  newItem,
+  children,
+}: {
+  path: Path;
+  legend: string;
+  /** e.g. "question": the buttons say "Move question 2 up". */
+  itemName: string;
+  newItem: (list: unknown[]) => unknown;
+  children: (index: number) => ReactNode;
+}) {
+  const { draft, edit, issuesAt, readOnly } = useDraft();
+  const list = listAt(draft, path);
+  const id = fieldId(path);
+  const issues = issuesAt(path);
+  return (
+    <fieldset
+      id={id}
+      tabIndex={-1}
+      aria-describedby={issues.length > 0 ? `${id}-issues` : undefined}
+      className="space-y-3 rounded-lg border border-slate-200 p-3"
+    >
+      <legend className="px-1 text-sm font-semibold text-slate-800">{legend}</legend>
+      <FieldIssues id={`${id}-issues`} issues={issues} />
+      {list.map((_, index) => (
+        <div key={index} className="space-y-2 border-l-2 border-slate-200 pl-3">
+          {children(index)}
+          {!readOnly && (
+            <div className="flex flex-wrap gap-2">
+              <button
+                type="button"
+                className={SMALL_BUTTON}
+                disabled={index === 0}
+                onClick={() => edit(path, movedItem(list, index, index - 1))}
+              >
+                Move {itemName} {index + 1} up
+              </button>
+              <button
+                type="button"
+                className={SMALL_BUTTON}
+                disabled={index === list.length - 1}
+                onClick={() => edit(path, movedItem(list, index, index + 1))}
+              >
+                Move {itemName} {index + 1} down
+              </button>
+              <button type="button" className={SMALL_BUTTON} onClick={() => edit(path, withoutItem(list, index))}>
+                Remove {itemName} {index + 1}
+              </button>
+            </div>
+          )}
+        </div>
+      ))}
+      {!readOnly && (
+        <button type="button" className={SMALL_BUTTON} onClick={() => edit(path, [...list, newItem(list)])}>
+          Add {itemName}
+        </button>
+      )}
+    </fieldset>
+  );
+}
+
+/** A list of texts (paragraphs, bullets, scripted replies), one text area each. */
+export function TextList({ path, legend, itemName }: { path: Path; legend: string; itemName: string }) {
+  return (
+    <ListEditor path={path} legend={legend} itemName={itemName} newItem={() => ''}>
+      {(index) => <TextInput path={[...path, index]} label={`${capital(itemName)} ${index + 1}`} rows={3} />}
+    </ListEditor>
+  );
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

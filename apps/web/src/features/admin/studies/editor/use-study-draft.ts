@@ -1,0 +1,35 @@
+import type { StudyVersion } from '@studychat/contracts/web';
+import { useCallback, useMemo, useState } from 'react';
+import { setAt, type Path } from './draft-path';
+import { formatDefinition, parseDefinition } from './parse-definition';
+
+/**
+ * The editor's one source of truth: the JSON view's text (and the label). The forms read the object parsed
+ * from it and write by rewriting it, so forms and JSON view can never disagree; while the text is not a JSON
+ * object the forms are hidden.
+ */
+export function useStudyDraft(version: StudyVersion) {
+  const [saved, setSaved] = useState(() => ({ label: version.label, text: formatDefinition(version.definition) }));
+  const [label, setLabel] = useState(saved.label);
+  const [text, setText] = useState(saved.text);
+  const parsed = useMemo(() => parseDefinition(text), [text]);
+
+  const edit = useCallback((path: Path, value: unknown) => {
+    setText((current) => {
+      const draft = parseDefinition(current);
+      return draft.ok ? formatDefinition(setAt(draft.value, path, value)) : current;
+    });
+  }, []);
+
+  return {
+    label,
+    setLabel,
+    text,
+    setText,
+    parsed,
+    edit,
+    dirty: label !== saved.label || text !== saved.text,
+    /** What was just saved becomes the baseline of "unsaved changes". */
+    markSaved: (state: { label: string; text: string }) => setSaved(state),
+  };
+}
