@@ -39,7 +39,12 @@ test('a second study written in the admin editor is pinned and walked to its com
   await editor.fill(JSON.stringify(broken, null, 2));
   await page.getByRole('button', { name: 'Save version' }).click();
   await expect(page.getByText('conditions.mmr.sections.0.minSeconds')).toBeVisible();
-  // The timer's form field fixes it.
+  // The timer's form field fixes it: its part of the form counts the problem, and the field names it.
+  await expect(page.locator('summary', { hasText: 'Sections: mmr condition' })).toContainText('1 problem');
+  await page.getByText('Sections: mmr condition', { exact: true }).click();
+  await expect(page.getByLabel('Minimum seconds of mmr section 1')).toHaveAccessibleDescription(
+    /expected number to be >=1/,
+  );
   await page.getByLabel('Minimum seconds of mmr section 1').fill('6');
   await expect(editor).toHaveValue(/"minSeconds": 6/);
   await page.getByRole('button', { name: 'Save version' }).click();
@@ -183,4 +188,60 @@ test('a second study written in the admin editor is pinned and walked to its com
   // The version has been run: the editor now refuses changes and offers a clone.
   await page.goto('/admin/studies');
   await expect(page.getByRole('row', { name: new RegExp(label) })).toContainText('In use (locked)');
+});
+
+test('a prompt and a question edited through the forms are saved as the new version', async ({ page }) => {
+  await loginAsAdmin(page);
+  await page.goto('/admin/studies');
+  await page.getByRole('button', { name: 'Clone Built-in MMR study', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
+  const label = `Forms ${Date.now()}`;
+  await page.getByLabel('Label', { exact: true }).fill(label);
+
+  // A question: new wording, a fourth option, then moved to the end; with the keyboard where a person would.
+  await page.getByText('Pre-study survey', { exact: true }).click();
+  await page.getByLabel('Wording of question 1').fill('Which age group are you in?');
+  await page.getByRole('button', { name: 'Add option' }).first().click();
+  const options = page.getByRole('group', { name: 'Options of question 1' });
+  const added = (await options.getByRole('textbox').count()) / 2;
+  await page.getByLabel(`Label of option ${added} of question 1`).fill('Over 100');
+  await page.getByLabel(`Value of option ${added} of question 1`).fill('100-plus');
+  await page.getByRole('button', { name: 'Move question 1 down' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Wording of question 2')).toHaveValue('Which age group are you in?');
+
+  // The mmr condition's prompt and model settings.
+  await page.getByText('Chat: mmr condition', { exact: true }).click();
+  await page.getByLabel('System prompt (mmr condition)').fill('You are a careful assistant. Answer in two sentences.');
+  await page.getByLabel('Temperature (mmr condition)').fill('0.3');
+  await page.getByLabel('Rounds (mmr condition)').fill('2');
+  const json = page.getByLabel('Study definition (JSON)');
+  await expect(json).toHaveValue(/"systemPrompt": "You are a careful assistant\. Answer in two sentences\."/);
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+
+  // Leaving with unsaved changes asks first; dismissing stays on the page.
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await page.getByRole('link', { name: /Back to Study versions/ }).click();
+  await expect(page.getByLabel('Label', { exact: true })).toHaveValue(label);
+
+  await page.getByRole('button', { name: 'Save version' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: label })).toBeVisible();
+
+  // The saved version, read again: the forms show what was saved, and the diff against the built-in study lists it.
+  await page.reload();
+  await page.getByText('Pre-study survey', { exact: true }).click();
+  await expect(page.getByLabel('Wording of question 2')).toHaveValue('Which age group are you in?');
+  await expect(page.getByLabel('Label of option 7 of question 2')).toHaveValue('Over 100');
+  await page.getByText('Chat: mmr condition', { exact: true }).click();
+  await expect(page.getByLabel('System prompt (mmr condition)')).toHaveValue(
+    'You are a careful assistant. Answer in two sentences.',
+  );
+  await expect(page.getByLabel('Temperature (mmr condition)')).toHaveValue('0.3');
+  await page.getByRole('link', { name: /Back to Study versions/ }).click();
+  await page.getByLabel('From').selectOption({ label: 'Built-in MMR study' });
+  await page.getByLabel('To').selectOption({ label });
+  const diff = page.getByLabel('Differences');
+  await expect(diff).toContainText('"wording": "Which age group are you in?"');
+  await expect(diff).toContainText('"temperature": 0.3');
 });
