@@ -120,6 +120,7 @@ export const endpoints = {
     get: endpoint<V['get']>('GET', '/api/admin/study-versions/:id'),
     create: endpoint<V['create']>('POST', '/api/admin/study-versions'),
     update: endpoint<V['update']>('PUT', '/api/admin/study-versions/:id'),
+    check: endpoint<V['check']>('POST', '/api/admin/study-versions/check'),
     clone: endpoint<V['clone']>('POST', '/api/admin/study-versions/:id/clone'),
     pin: endpoint<V['pin']>('PUT', '/api/experiments/:id/study-version'),
     participantView: endpoint<V['participantView']>('GET', '/api/participants/study/:experimentId'),

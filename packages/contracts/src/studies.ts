@@ -46,6 +46,12 @@ export const UpdateStudyVersionBody = z
     (b) => b.label !== undefined || b.definition !== undefined,
     'Nothing to update: send label and/or definition',
   );
+/** A definition to check without saving (the editor checks its draft as the researcher types). */
+export const CheckStudyDefinitionBody = z.object({ definition: DefinitionBody }).strict();
+/** Every problem with its path, as a refused save lists them; empty when the definition is valid. */
+export const StudyCheckReply = z.object({ issues: z.array(z.object({ path: z.string(), message: z.string() })) });
+export type StudyCheckReply = z.infer<typeof StudyCheckReply>;
+
 export const CloneStudyVersionBody = z.object({ label: Label.optional() }).strict();
 
 export const PinStudyVersionBody = z.object({ study_version_id: Id }).strict();
@@ -81,6 +87,12 @@ export const studyRoutes = {
     params: IdParams,
     body: UpdateStudyVersionBody,
     reply: StudyVersion,
+  }),
+  check: defineRoute({
+    method: 'POST',
+    path: '/api/admin/study-versions/check',
+    body: CheckStudyDefinitionBody,
+    reply: StudyCheckReply,
   }),
   clone: defineRoute({
     method: 'POST',

@@ -141,6 +141,10 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}`, body: { label: 'Renamed' } }),
     expect: [401, 403, 403, 403, 403, 404],
   },
+  'POST /api/admin/study-versions/check': {
+    request: () => ({ url: '/api/admin/study-versions/check', body: { definition: studyDefinition } }),
+    expect: ADMIN_ONLY,
+  },
   'POST /api/admin/study-versions/:id/clone': {
     request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}/clone`, body: {} }),
     expect: [401, 403, 403, 403, 403, 404],

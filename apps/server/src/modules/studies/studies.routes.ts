@@ -4,6 +4,7 @@ import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import {
+  checkStudyDefinition,
   cloneStudyVersion,
   createStudyVersion,
   getStudyVersion,
@@ -28,6 +29,8 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
     { ...admin, audit: { action: 'study_version.create', target: (_request, created) => version(created.id) } },
     (request) => createStudyVersion(deps, request.body, caller(request).userId),
   );
+  // Writes nothing, so no audit entry; admins only, like every edit of a version.
+  route(app, studyRoutes.check, admin, async (request) => checkStudyDefinition(request.body.definition));
   route(
     app,
     studyRoutes.clone,

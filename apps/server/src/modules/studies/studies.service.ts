@@ -62,6 +62,12 @@ function checkDefinition(value: unknown): StudyDefinition {
   );
 }
 
+/** The definition's problems without saving it (the editor's check as the researcher types); none when valid. */
+export function checkStudyDefinition(value: unknown): { issues: { path: string; message: string }[] } {
+  const result = validateStudyDefinition(value);
+  return { issues: result.ok ? [] : result.issues };
+}
+
 async function usage(db: Kysely<DB>, id: string) {
   return { experiments: await countPinningExperiments(db, id), locked: await isVersionLocked(db, id) };
 }

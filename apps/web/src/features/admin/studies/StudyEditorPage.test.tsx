@@ -120,14 +120,41 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(screen.getByText('Chat: mmr condition').closest('summary')).toHaveTextContent('1 problem');
     expect(screen.getByText('Sections: control condition').closest('summary')).toHaveTextContent('1 problem');
     const summary = screen.getByRole('alert');
-    expect(summary).toHaveTextContent('The definition has 2 problems; nothing was saved');
-    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    expect(summary).toHaveTextContent('The definition has 2 problems; it cannot be saved until they are fixed');
+    expect(screen.getByText('2 problems, listed above')).toBeInTheDocument();
     // The summary leads to the field (its part opened), or to the nearest group for a place with no field.
     await user.click(within(summary).getByRole('button', { name: /temperature/ }));
     await waitFor(() => expect(screen.getByLabelText('Temperature (mmr condition)')).toHaveFocus());
     await user.click(within(summary).getByRole('button', { name: /table/ }));
     const text = await screen.findByRole('group', { name: 'Text of control section 1' });
     await waitFor(() => expect(text).toHaveFocus());
+  });
+
+  it('checks the draft as it changes and shows the problems by their fields, before any save', async () => {
+    const calls = mockFetch({
+      [`GET ${url}`]: () => json(200, draftVersion()),
+      'POST /api/admin/study-versions/check': (call) => {
+        const sent = call.body as { definition: StudyDefinition };
+        const temperature = sent.definition.chat.conditions.mmr.settings?.temperature;
+        return json(200, {
+          issues:
+            temperature === 3 ? [{ path: 'chat.conditions.mmr.settings.temperature', message: 'must be 0 to 2' }] : [],
+        });
+      },
+    });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Chat: mmr condition');
+    const temperature = screen.getByLabelText('Temperature (mmr condition)');
+    await user.type(temperature, '3');
+    await waitFor(() => expect(temperature).toHaveAttribute('aria-invalid', 'true'));
+    expect(temperature).toHaveAccessibleDescription('0 to 2. must be 0 to 2');
+    expect(screen.getByRole('alert')).toHaveTextContent('chat.conditions.mmr.settings.temperature: must be 0 to 2');
+    await user.clear(temperature);
+    await user.type(temperature, '1');
+    await waitFor(() => expect(temperature).not.toHaveAttribute('aria-invalid'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 
   it('keeps forms and JSON view one draft: a JSON edit shows in the forms; broken JSON hides them', async () => {

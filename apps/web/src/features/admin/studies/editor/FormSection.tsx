@@ -7,7 +7,7 @@ export const isUnder = (path: string, prefix: string) => path === prefix || path
 
 /**
  * One part of the definition as a disclosure (keyboard: Tab to its title, Enter or Space opens it); its title
- * counts the problems inside, so a closed part still shows where the last save's issues are. Its fields are
+ * counts the problems inside, so a closed part still shows where the draft's problems are. Its fields are
  * rendered only while it is open (the whole study is several hundred fields).
  */
 export function FormSection({ title, prefixes, children }: { title: string; prefixes: string[]; children: ReactNode }) {

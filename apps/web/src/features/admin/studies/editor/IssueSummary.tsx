@@ -1,7 +1,7 @@
 import type { StudyIssue } from '@studychat/contracts/web';
 import { Alert } from '../../../../components/Alert';
 
-/** The last save's problems, each a button that leads to the field it names. */
+/** The draft's problems (checked as it changes, and on save), each a button that leads to the field it names. */
 export function IssueSummary({
   issues,
   onSelect,
@@ -13,7 +13,8 @@ export function IssueSummary({
   return (
     <Alert tone="error">
       <p className="font-semibold">
-        The definition has {issues.length} problem{issues.length === 1 ? '' : 's'}; nothing was saved:
+        The definition has {issues.length} problem{issues.length === 1 ? '' : 's'}; it cannot be saved until they are
+        fixed:
       </p>
       <ul className="mt-1 list-disc pl-5">
         {issues.map((issue, i) => (
@@ -23,7 +24,7 @@ export function IssueSummary({
               className="text-left underline decoration-dotted hover:decoration-solid"
               onClick={() => onSelect(issue.path)}
             >
-              <code>{issue.path || '(the whole definition)'}</code>: {issue.message}
+              <code className="break-all">{issue.path || '(the whole definition)'}</code>: {issue.message}
             </button>
           </li>
         ))}

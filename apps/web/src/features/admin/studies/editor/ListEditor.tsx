@@ -9,7 +9,7 @@ const SMALL_BUTTON =
 
 /**
  * The list at `path` with, per item, Move up / Move down / Remove, and an Add button at the end; each button
- * names its item ("Remove question 2"), so the list is usable with a keyboard and a screen reader.
+ * shows a short word (Up, Down, Remove) and is named for its item ("Remove question 2") for a screen reader.
  */
 export function ListEditor({
   path,
@@ -47,20 +47,27 @@ export function ListEditor({
                 type="button"
                 className={SMALL_BUTTON}
                 disabled={index === 0}
+                aria-label={`Move ${itemName} ${index + 1} up`}
                 onClick={() => edit(path, movedItem(list, index, index - 1))}
               >
-                Move {itemName} {index + 1} up
+                Up
               </button>
               <button
                 type="button"
                 className={SMALL_BUTTON}
                 disabled={index === list.length - 1}
+                aria-label={`Move ${itemName} ${index + 1} down`}
                 onClick={() => edit(path, movedItem(list, index, index + 1))}
               >
-                Move {itemName} {index + 1} down
+                Down
               </button>
-              <button type="button" className={SMALL_BUTTON} onClick={() => edit(path, withoutItem(list, index))}>
-                Remove {itemName} {index + 1}
+              <button
+                type="button"
+                className={SMALL_BUTTON}
+                aria-label={`Remove ${itemName} ${index + 1}`}
+                onClick={() => edit(path, withoutItem(list, index))}
+              >
+                Remove
               </button>
             </div>
           )}

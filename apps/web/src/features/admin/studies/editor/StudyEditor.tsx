@@ -12,6 +12,7 @@ import { DraftContext, issueIndex, type DraftApi } from './draft-context';
 import { IssueSummary } from './IssueSummary';
 import { JsonView } from './JsonView';
 import { hasForm, StudyForms } from './StudyForms';
+import { useLiveIssues } from './use-live-issues';
 import { DISCARD_QUESTION, useUnsavedGuard } from './use-unsaved-guard';
 import { useStudyDraft } from './use-study-draft';
 
@@ -21,13 +22,19 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
   const update = useUpdateStudyVersion(version.id);
   const clone = useCloneStudyVersion();
   const draft = useStudyDraft(version);
-  const [issues, setIssues] = useState<StudyIssue[]>([]);
+  // The problems shown: a refused save's while the draft is what was sent, else the live check's.
+  const [refused, setRefused] = useState<{ text: string; issues: StudyIssue[] } | null>(null);
   const [focusRequest, setFocusRequest] = useState<string | null>(null);
   const clearFocusRequest = useCallback(() => setFocusRequest(null), []);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const jsonId = useId();
   const editable = canEdit() && !version.locked && !version.is_default;
   useUnsavedGuard(editable && draft.dirty);
+  const live = useLiveIssues(draft.text, editable);
+  const issues = useMemo(
+    () => (refused?.text === draft.text ? refused.issues : (live?.issues ?? [])),
+    [refused, draft.text, live],
+  );
 
   const { parsed, edit } = draft;
   const api = useMemo<DraftApi | null>(
@@ -60,13 +67,13 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
       { label: sent.label, definition: parsed.value },
       {
         onSuccess: () => {
-          setIssues([]);
+          setRefused(null);
           draft.markSaved({ label: draft.label, text: sent.text });
           setMessage({ tone: 'success', text: 'Saved.' });
         },
         onError: (error) => {
           const found = error instanceof ApiError ? (error.details.issues ?? []) : [];
-          setIssues(found);
+          setRefused({ text: sent.text, issues: found });
           setMessage(found.length > 0 ? null : { tone: 'error', text: error.message });
         },
       },
@@ -115,7 +122,17 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
                 Save version
               </Button>
               <span className="text-sm text-slate-700" aria-live="polite">
-                {draft.dirty ? 'Unsaved changes' : message?.tone === 'success' ? message.text : 'No unsaved changes'}
+                {issues.length > 0 ? (
+                  <span className="font-semibold text-red-700">
+                    {issues.length} problem{issues.length === 1 ? '' : 's'}, listed above
+                  </span>
+                ) : draft.dirty ? (
+                  'Unsaved changes'
+                ) : message?.tone === 'success' ? (
+                  message.text
+                ) : (
+                  'No unsaved changes'
+                )}
               </span>
             </div>
           )}

@@ -7,7 +7,7 @@ export interface DraftApi {
   draft: Record<string, unknown>;
   /** Writes `value` at `path` (undefined removes the key); the JSON view shows the change at once. */
   edit: (path: Path, value: unknown) => void;
-  /** Every issue of the last save, in the server's order. */
+  /** Every problem of the draft (live check or refused save), in the server's order. */
   issues: readonly StudyIssue[];
   /** The issues whose path is exactly `path`. */
   issuesAt: (path: Path) => StudyIssue[];
