@@ -88,12 +88,15 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(chat.fallbackGreetings.mmr).toMatch(/ Welcome!$/);
     expect(chat.conditions.mmr.settings).toEqual({ model: 'claude-x', temperature: 0.5 });
     expect(chat.completion).toEqual({ mmr: { rounds: 2 } });
+    await user.clear(screen.getByLabelText('Rounds (mmr condition)'));
+    expect(jsonView().chat).not.toHaveProperty('completion');
+    await user.type(screen.getByLabelText('Rounds (mmr condition)'), '2');
     expect(chat.conditions.control.systemPrompt).toBe('You answer questions about car seats.');
     // Emptied, a setting is "not set" again (the deployment's), not an empty value.
     await user.clear(screen.getByLabelText('Model (mmr condition)'));
     await user.clear(screen.getByLabelText('Temperature (mmr condition)'));
     chat = jsonView().chat;
-    expect(chat.conditions.mmr.settings).toEqual({});
+    expect(chat.conditions.mmr).not.toHaveProperty('settings');
   });
 
   it('shows each problem of a refused save next to its field and in a summary that leads to the field', async () => {
@@ -155,6 +158,21 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(temperature).not.toHaveAttribute('aria-invalid'));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it("names a pathway in the study's words, the spec's shown while empty; emptied, the pathway is not set", async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Pathways (for researchers)');
+    const label = screen.getByLabelText('Label of the confirm pathway');
+    expect(label).toHaveAttribute('placeholder', 'no concerns at entry');
+    await user.type(label, 'left early');
+    await user.type(screen.getByLabelText('Description of the confirm pathway'), 'No questions.');
+    expect(jsonView().pathways).toEqual({ confirm: { label: 'left early', description: 'No questions.' } });
+    await user.clear(label);
+    await user.clear(screen.getByLabelText('Description of the confirm pathway'));
+    expect(jsonView()).not.toHaveProperty('pathways');
   });
 
   it('keeps forms and JSON view one draft: a JSON edit shows in the forms; broken JSON hides them', async () => {

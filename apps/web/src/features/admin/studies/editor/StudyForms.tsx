@@ -5,6 +5,7 @@ import { EntryForm } from './EntryForm';
 import { FormSection, isUnder } from './FormSection';
 import { GeneralForm } from './GeneralForm';
 import { IntentionForm } from './IntentionForm';
+import { PathwaysForm } from './PathwaysForm';
 import { PreSurveyForm } from './PreSurveyForm';
 import { SectionsForm } from './SectionsForm';
 
@@ -20,6 +21,7 @@ const PARTS: { title: string; prefixes: string[]; form: ReactNode }[] = [
     prefixes: [`conditions.${condition}`],
     form: <SectionsForm condition={condition} />,
   })),
+  { title: 'Pathways (for researchers)', prefixes: ['pathways'], form: <PathwaysForm /> },
   ...(['mmr', 'control'] as const).map((condition) => ({
     title: `Chat: ${condition} condition`,
     prefixes: [`chat.conditions.${condition}`, `chat.fallbackGreetings.${condition}`, `chat.completion.${condition}`],

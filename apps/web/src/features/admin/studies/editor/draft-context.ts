@@ -5,7 +5,7 @@ import { pathKey, type Path } from './draft-path';
 /** What every form field reads: the draft (the JSON view's object), how to change one place, and the issues. */
 export interface DraftApi {
   draft: Record<string, unknown>;
-  /** Writes `value` at `path` (undefined removes the key); the JSON view shows the change at once. */
+  /** Writes `value` at `path` (undefined removes the key, and objects left empty); the JSON view shows it at once. */
   edit: (path: Path, value: unknown) => void;
   /** Every problem of the draft (live check or refused save), in the server's order. */
   issues: readonly StudyIssue[];

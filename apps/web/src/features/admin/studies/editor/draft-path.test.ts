@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getAt, listAt, movedItem, pathKey, setAt, withoutItem } from './draft-path';
+import { getAt, listAt, movedItem, pathKey, removeAt, setAt, withoutItem } from './draft-path';
 
 describe('draft paths', () => {
   const draft = { pre: { questions: [{ key: 'age', options: [{ value: 'a' }] }] }, title: 'T' };
@@ -24,6 +24,12 @@ describe('draft paths', () => {
     expect(getAt(withSettings, ['chat', 'conditions', 'mmr', 'settings'])).toEqual({ model: 'claude-x' });
     const without = setAt(withSettings, ['chat', 'conditions', 'mmr', 'settings', 'model'], undefined);
     expect(getAt(without, ['chat', 'conditions', 'mmr', 'settings'])).toEqual({});
+  });
+
+  it('removes a key and the objects it leaves empty, never a list or a non-empty object', () => {
+    const study = { chat: { completion: { mmr: { rounds: 2 } }, other: 1 }, pre: { questions: [{ key: 'a' }] } };
+    expect(removeAt(study, ['chat', 'completion', 'mmr', 'rounds'])).toEqual({ chat: { other: 1 }, pre: study.pre });
+    expect(removeAt(study, ['pre', 'questions', 0, 'key'])).toEqual({ chat: study.chat, pre: { questions: [{}] } });
   });
 
   it('lists, removes and moves items', () => {

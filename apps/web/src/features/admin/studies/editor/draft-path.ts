@@ -44,6 +44,21 @@ function setIn(node: unknown, path: Path, index: number, value: unknown): unknow
   return copy;
 }
 
+/**
+ * A copy of `root` without the key at `path`, and without the objects that leaves empty on the way up (an
+ * optional object with nothing set is "not set", e.g. a pathway's words or a condition's model settings).
+ */
+export function removeAt<T>(root: T, path: Path): T {
+  let next = setAt(root, path, undefined);
+  // An item of a list is never removed this way (that would leave a hole): only object keys.
+  for (let n = path.length - 1; n >= 1 && typeof path[n - 1] === 'string'; n -= 1) {
+    const parent = getAt(next, path.slice(0, n));
+    if (!isRecord(parent) || Object.keys(parent).length > 0) break;
+    next = setAt(next, path.slice(0, n), undefined);
+  }
+  return next;
+}
+
 /** The array at `path`, or an empty one when it is missing or not an array. */
 export function listAt(root: unknown, path: Path): unknown[] {
   const value = getAt(root, path);

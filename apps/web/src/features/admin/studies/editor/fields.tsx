@@ -35,18 +35,22 @@ export function TextInput({
   rows,
   optional = false,
   hint,
+  placeholder,
 }: {
   path: Path;
   label: string;
   rows?: number;
   optional?: boolean;
   hint?: string;
+  /** What applies while the field is empty (e.g. the spec's words). */
+  placeholder?: string;
 }) {
   const f = useField(path);
   const hintId = hint ? `${f.id}-hint` : undefined;
   const props = {
     id: f.id,
     value: shown(f.value),
+    placeholder,
     readOnly: f.readOnly,
     'aria-invalid': f.issues.length > 0 ? true : undefined,
     'aria-describedby': [hintId, f.errorId].filter(Boolean).join(' ') || undefined,

@@ -1,6 +1,6 @@
 import type { StudyVersion } from '@studychat/contracts/web';
 import { useCallback, useMemo, useState } from 'react';
-import { setAt, type Path } from './draft-path';
+import { removeAt, setAt, type Path } from './draft-path';
 import { formatDefinition, parseDefinition } from './parse-definition';
 
 /**
@@ -17,7 +17,8 @@ export function useStudyDraft(version: StudyVersion) {
   const edit = useCallback((path: Path, value: unknown) => {
     setText((current) => {
       const draft = parseDefinition(current);
-      return draft.ok ? formatDefinition(setAt(draft.value, path, value)) : current;
+      if (!draft.ok) return current;
+      return formatDefinition(value === undefined ? removeAt(draft.value, path) : setAt(draft.value, path, value));
     });
   }, []);
 
