@@ -189,6 +189,12 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(paragraph).toHaveAccessibleName('Paragraph 1');
     await user.type(paragraph as HTMLElement, '!');
     expect(jsonView().conditions.mmr.sections[0]?.blocks[0]?.paragraphs?.[0]).toMatch(/!$/);
+    // A Markdown block is its Markdown alone.
+    const text = screen.getByRole('group', { name: 'Text of mmr section 1' });
+    await user.click(within(text).getByRole('button', { name: 'Add Markdown block' }));
+    const blocks = jsonView().conditions.mmr.sections[0]?.blocks ?? [];
+    await user.type(within(text).getByLabelText(`Markdown of block ${blocks.length}`), '## Why');
+    expect(jsonView().conditions.mmr.sections[0]?.blocks.at(-1)).toEqual({ markdown: '## Why' });
     fireEvent.change(screen.getByLabelText('Study definition (JSON)'), { target: { value: '{"title": ' } });
     expect(screen.queryByLabelText('Title of mmr section 1')).not.toBeInTheDocument();
     expect(screen.getByText(/Not valid JSON/)).toBeInTheDocument();

@@ -16,6 +16,7 @@ export function ListEditor({
   legend,
   itemName,
   newItem,
+  more = [],
   children,
 }: {
   path: Path;
@@ -23,6 +24,8 @@ export function ListEditor({
   /** e.g. "question": the buttons say "Move question 2 up". */
   itemName: string;
   newItem: (list: unknown[]) => unknown;
+  /** Other kinds of item to add, e.g. "Add Markdown block". */
+  more?: { label: string; item: () => unknown }[];
   children: (index: number) => ReactNode;
 }) {
   const { draft, edit, issuesAt, readOnly } = useDraft();
@@ -74,9 +77,21 @@ export function ListEditor({
         </div>
       ))}
       {!readOnly && (
-        <button type="button" className={SMALL_BUTTON} onClick={() => edit(path, [...list, newItem(list)])}>
-          Add {itemName}
-        </button>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className={SMALL_BUTTON} onClick={() => edit(path, [...list, newItem(list)])}>
+            Add {itemName}
+          </button>
+          {more.map((kind) => (
+            <button
+              key={kind.label}
+              type="button"
+              className={SMALL_BUTTON}
+              onClick={() => edit(path, [...list, kind.item()])}
+            >
+              {kind.label}
+            </button>
+          ))}
+        </div>
       )}
     </fieldset>
   );
