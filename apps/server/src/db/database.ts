@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { nameStatements, type PreparedState } from './pg-prepared.js';
+import { pgTypeParsers } from './pg-timestamps.js';
 import { countingDialect, type QueryCounter } from './query-counter.js';
 import type { DB } from './schema.js';
 
@@ -76,9 +77,11 @@ function wrapSqlite(raw: BetterSqlite3.Database): SqliteDatabase {
 
 export function createDatabase(options: DatabaseOptions): Database {
   if (isPostgresUrl(options.databaseUrl)) {
-    // timestamptz and bigint values are mapped in db/values.ts; keep pg's defaults.
+    // timestamptz values are read as ISO text, as SQLite stores them (db/pg-timestamps.ts); bigint values
+    // keep pg's default (text) and are mapped in db/values.ts.
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
+      types: pgTypeParsers,
       max: options.pgPoolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });

@@ -1,6 +1,6 @@
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
-/** Timestamptz on PostgreSQL (read as Date), ISO text on SQLite; always written as an ISO string. */
+/** Timestamptz on PostgreSQL, ISO text on SQLite; both read as ISO text (db/pg-timestamps.ts), written as an ISO string. */
 export type DbTimestamp = ColumnType<Date | string, string, string>;
 /** boolean on PostgreSQL, 0/1 on SQLite; written as a boolean (the SQLite driver maps it). */
 export type DbBool = ColumnType<boolean | number, boolean, boolean>;

@@ -10,9 +10,31 @@ export function toIso(value: Date | string): string {
   return CANONICAL_ISO.test(value) ? value : new Date(value).toISOString();
 }
 
-/** Timestamp column to epoch milliseconds. */
+/** The number written at `value[from..to)` (ASCII digits). */
+function digitsAt(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + value.charCodeAt(i) - 48;
+  return n;
+}
+
+/**
+ * Timestamp column to epoch milliseconds. Canonical ISO text (every stored time, on both databases) is read
+ * by position, a few times faster than `Date.parse` (large exports read hundreds of thousands of times).
+ */
 export function toMillis(value: Date | string): number {
-  return value instanceof Date ? value.getTime() : Date.parse(value);
+  if (value instanceof Date) return value.getTime();
+  const year = CANONICAL_ISO.test(value) ? digitsAt(value, 0, 4) : 0;
+  // Date.UTC reads years 0-99 as 1900-1999: those (never stored) go through Date.parse.
+  if (year < 100) return Date.parse(value);
+  return Date.UTC(
+    year,
+    digitsAt(value, 5, 7) - 1,
+    digitsAt(value, 8, 10),
+    digitsAt(value, 11, 13),
+    digitsAt(value, 14, 16),
+    digitsAt(value, 17, 19),
+    digitsAt(value, 20, 23),
+  );
 }
 
 export function toIsoOrNull(value: Date | string | null | undefined): string | null {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ParticipantStatusName, StudyDefinition } from '@studychat/contracts';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
@@ -92,14 +92,28 @@ function fileSources(
   ];
 }
 
-/** Runs `read` in one read transaction: a snapshot on PostgreSQL (repeatable read), the only connection on SQLite. */
-async function inSnapshot<T>(database: Database, read: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+/**
+ * Runs `read` in one read transaction: a snapshot on PostgreSQL (repeatable read), the only connection on
+ * SQLite. On PostgreSQL every statement of it is planned for its own parameters (docs/decisions/0050): the
+ * package runs each page query several times, and after five runs of a named statement (0041) PostgreSQL
+ * may switch to a generic plan, which for `user_id in (...2,000 ids)` costs two to four times the CPU.
+ */
+export async function inSnapshot<T>(database: Database, read: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const transaction = database.db.transaction();
   if (database.dialect === 'postgres') {
-    return transaction.setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
+    return transaction
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
+        return read(trx);
+      });
   }
   return transaction.execute(read);
 }
+
+/** Deflate level 3: half the CPU of level 6 for a package some 5% larger (docs/decisions/0050). */
+const DEFLATE_LEVEL = 3;
 
 /**
  * One ZIP entry, deflated by Node's zlib (native, several times faster than JavaScript deflate) and
@@ -107,7 +121,7 @@ async function inSnapshot<T>(database: Database, read: (trx: Kysely<DB>) => Prom
  */
 function addDeflated(zip: Zip, filename: string, chunks: readonly Buffer[], mtime: Date): void {
   const raw = Buffer.concat(chunks);
-  const compressed = deflateRawSync(raw, { level: 6 });
+  const compressed = deflateRawSync(raw, { level: DEFLATE_LEVEL });
   const file: ZipInputFile = { filename, size: raw.length, crc: crc32(raw), compression: 8, mtime };
   zip.add(file);
   file.ondata?.(null, compressed, true);

@@ -1,9 +1,12 @@
 import { strFromU8, unzipSync } from 'fflate';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { at, insertExperimentRow, seedParticipant, type SeededParticipant } from '../../../test/factories.js';
 import { csvObjects, parseCsv } from './parse-csv.testing.js';
+import { inSnapshot } from './package.service.js';
 
 const FILES = [
   'participants.csv',
@@ -176,5 +179,22 @@ describe.each(TEST_DIALECTS)('data package on %s', (dialect) => {
     const participant = await createAndLogin(t());
     const res = await get(`/api/experiments/${experimentId}/export-package`, participant.headers);
     expect(expectJson<{ code: string }>(res, 403).code).toBe('FORBIDDEN');
+  });
+});
+
+describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('data package snapshot on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  it('is one read-only repeatable-read transaction whose statements are planned for their own parameters', async () => {
+    const setting = (db: Kysely<DB>, name: string) =>
+      sql<{ value: string }>`select current_setting(${name}) as value`.execute(db).then((r) => r.rows[0]?.value);
+    const inside = await inSnapshot(t().database, async (trx) => ({
+      isolation: await setting(trx, 'transaction_isolation'),
+      readOnly: await setting(trx, 'transaction_read_only'),
+      plans: await setting(trx, 'plan_cache_mode'),
+    }));
+    expect(inside).toEqual({ isolation: 'repeatable read', readOnly: 'on', plans: 'force_custom_plan' });
+    // Only that transaction: the pool's connections plan as usual afterwards.
+    expect(await setting(t().database.db, 'plan_cache_mode')).toBe('auto');
   });
 });
