@@ -5,12 +5,13 @@ import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, useTestApp } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
 import { at, insertExperimentRow, seedParticipant } from '../../../test/factories.js';
 import { REPO_ROOT } from '../../paths.js';
 
 // The README's R and pandas code, taken from the README itself (so the test checks the documented code), run
 // by the real R (`Rscript`, Debian r-base-core) and pandas (Debian python3-pandas under /usr/bin/python3) on
-// a package this server wrote: column types, row counts and exact text. .ci/run installs both.
+// a package this server wrote from each database: column types, row counts and exact text. .ci/run installs both.
 
 /** Text R's and pandas' defaults would change: NA strings, formulas, quotes, line breaks, emoji, RTL. */
 const MESSAGES = [
@@ -51,8 +52,8 @@ function run(command: string, args: string[], cwd: string): string {
 
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
 
-describe('the README reads the data package in R and pandas', () => {
-  const t = useTestApp('sqlite');
+describe.each(TEST_DIALECTS)('the README reads the data package in R and pandas (%s)', (dialect) => {
+  const t = useTestApp(dialect);
   let dir: string;
 
   beforeAll(async () => {
