@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ParticipantStatusName, StudyDefinition } from '@studychat/contracts';
-import { crc32, deflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
 import { sql, type Kysely } from 'kysely';
 import serverPackage from '../../../package.json' with { type: 'json' };
@@ -116,15 +116,29 @@ export async function inSnapshot<T>(database: Database, read: (trx: Kysely<DB>) 
 const DEFLATE_LEVEL = 3;
 
 /**
- * One ZIP entry, deflated by Node's zlib (native, several times faster than JavaScript deflate) and
- * handed to fflate's ZIP writer as a ready-made entry (its `ZipInputFile` interface).
+ * One ZIP entry, deflated by Node's zlib (native, several times faster than JavaScript deflate) as its text
+ * arrives, and handed to fflate's ZIP writer as a ready-made entry (its `ZipInputFile` interface). Each
+ * chunk is deflated on its own and ends on a sync flush, then an empty final block closes the stream: one
+ * valid deflate stream, so only a chunk of the file's text (not the whole file, twice) is held at a time.
  */
-function addDeflated(zip: Zip, filename: string, chunks: readonly Buffer[], mtime: Date): void {
-  const raw = Buffer.concat(chunks);
-  const compressed = deflateRawSync(raw, { level: DEFLATE_LEVEL });
-  const file: ZipInputFile = { filename, size: raw.length, crc: crc32(raw), compression: 8, mtime };
+async function addDeflated(zip: Zip, filename: string, texts: AsyncIterable<string>, mtime: Date): Promise<void> {
+  const compressed: Buffer[] = [];
+  let size = 0;
+  let crc = 0;
+  for await (const text of texts) {
+    const raw = Buffer.from(text, 'utf8');
+    size += raw.length;
+    crc = crc32(raw, crc);
+    compressed.push(deflateRawSync(raw, { level: DEFLATE_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }));
+  }
+  compressed.push(deflateRawSync(Buffer.alloc(0), { level: DEFLATE_LEVEL }));
+  const file: ZipInputFile = { filename, size, crc, compression: 8, mtime };
   zip.add(file);
-  file.ondata?.(null, compressed, true);
+  file.ondata?.(null, Buffer.concat(compressed), true);
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
 }
 
 async function zipFiles(
@@ -143,12 +157,10 @@ async function zipFiles(
   });
   const modified = new Date();
   for (const [name, source] of fileSources(trx, experimentId, statuses, includeTests, study)) {
-    // One file's text at a time is held (the largest, messages.csv, is some 14 MB at 35,000 messages).
-    const chunks: Buffer[] = [];
-    for await (const text of source()) chunks.push(Buffer.from(text, 'utf8'));
-    addDeflated(zip, name, chunks, modified);
+    // One page of a file's text at a time is held, then only its compressed form.
+    await addDeflated(zip, name, source(), modified);
   }
-  addDeflated(zip, 'datapackage.json', [Buffer.from(descriptor(), 'utf8')], modified);
+  await addDeflated(zip, 'datapackage.json', once(descriptor()), modified);
   zip.end();
   if (failure) throw failure;
   return Buffer.concat(output);
