@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,8 @@ import type { EndpointFigure } from './load.js';
 // p50/p99 per endpoint, errors and the randomisation and data checks, each with its verdict. The
 // budget run (DESIGN.md section 6, issue 16) is the default: 1,000 participants over 60 s.
 //   npm run bench:journey -- --participants 20 --seconds 5 --dialect sqlite
+//   npm run bench:journey -- --dialect sqlite --trace --statements   (statements per request of each endpoint)
+//   npm run bench:journey -- --dialect sqlite --profile /tmp/prof    (then bench/journey/profile-summary.ts)
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
   options: {
@@ -20,8 +23,15 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '60' },
     dialect: { type: 'string', default: 'sqlite,postgres' },
     'section-wait-ms': { type: 'string', default: '1500' },
-    /** Also print statements per request of each endpoint, with the statements' texts. */
+    /**
+     * Also count statements per request of each endpoint (off by default: the tracing's async context costs
+     * server CPU, so the CPU figure of a traced run is not comparable with the budget).
+     */
     trace: { type: 'boolean', default: false },
+    /** With --trace: print each endpoint's statements' texts too. */
+    statements: { type: 'boolean', default: false },
+    /** Write a V8 CPU profile of the server during the load to this directory (one file per database). */
+    profile: { type: 'string' },
   },
 });
 const participants = Number(flags.participants);
@@ -64,6 +74,7 @@ function start(script: string, args: string[], env: Record<string, string>): Lin
 interface Stats {
   queries: number;
   cpuMs: number;
+  systemCpuMs: number;
   peakConnections: number;
   droppedConnections: number;
   maxConnections: number;
@@ -80,11 +91,18 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
   const server = start('server.ts', [], {
     BENCH_DIALECT: dialect,
     BENCH_PARTICIPANTS: String(participants),
+    ...(flags.trace ? { BENCH_TRACE: '1' } : {}),
+    ...(flags.profile ? { BENCH_PROFILE_FILE: path.resolve(flags.profile, `journey-${dialect}.cpuprofile`) } : {}),
     ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
   });
   const info = await server.next<{ port: number; experimentId: string; credentials: unknown[] }>();
+  if (flags.profile) {
+    server.send('profile-start');
+    await server.next();
+  }
   server.send('stats');
   const before = await server.next<Stats>();
+  const loadBefore = os.loadavg()[0] ?? 0;
   const load = start(
     'load.ts',
     [
@@ -102,6 +120,12 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
   await load.exited;
   server.send('stats');
   const after = await server.next<Stats>();
+  const loadAfter = os.loadavg()[0] ?? 0;
+  if (flags.profile) {
+    server.send('profile-stop');
+    const { file } = await server.next<{ file: string }>();
+    console.log(`\nCPU profile of the server during the load: ${file}`);
+  }
   server.send('trace');
   const trace =
     await server.next<{ endpoint: string; requests: number; queriesPerRequest: number; statements: string[] }[]>();
@@ -112,6 +136,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
 
   const queries = (after.queries - before.queries) / participants;
   const cpu = (after.cpuMs - before.cpuMs) / participants;
+  const systemCpu = (after.systemCpuMs - before.systemCpuMs) / participants;
   const errors = result.endpoints.reduce((sum, e) => sum + e.errors, 0);
   console.log(
     `\n${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${participants} participants over ${seconds} s, ` +
@@ -137,10 +162,12 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
       ` ${e.streaming ? (e.errors === 0 ? 'no errors (whole reply, no latency budget)' : 'ERRORS') : verdict(within)}`,
     );
   }
-  console.log('\nstatements per request:');
-  for (const t of trace.sort((a, b) => b.queriesPerRequest * b.requests - a.queriesPerRequest * a.requests)) {
-    console.log(`  ${t.queriesPerRequest.toFixed(2).padStart(6)}  x${t.requests}  ${t.endpoint}`);
-    if (flags.trace) for (const statement of t.statements) console.log(`          ${statement}`);
+  if (flags.trace) {
+    console.log('\nstatements per request:');
+    for (const t of trace.sort((a, b) => b.queriesPerRequest * b.requests - a.queriesPerRequest * a.requests)) {
+      console.log(`  ${t.queriesPerRequest.toFixed(2).padStart(6)}  x${t.requests}  ${t.endpoint}`);
+      if (flags.statements) for (const statement of t.statements) console.log(`          ${statement}`);
+    }
   }
   for (const failure of result.failures) console.log(`  failed journey: ${failure}`);
   const queriesOk = queries <= BUDGET.queriesPerJourney;
@@ -150,7 +177,14 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
     `queries per journey: ${queries.toFixed(1)}  ${verdict(queriesOk)} (budget ${BUDGET.queriesPerJourney}; ` +
       `the 17 atomic journey writes alone take ${FLOOR[dialect]}, docs/decisions/0042)`,
   );
-  console.log(`server CPU per journey: ${cpu.toFixed(1)} ms  ${verdict(cpuOk)} (budget ${cpuBudget} ms, Node only)`);
+  console.log(
+    `server CPU per journey: ${cpu.toFixed(1)} ms (${systemCpu.toFixed(1)} of it in the kernel)  ${verdict(cpuOk)} ` +
+      `(budget ${cpuBudget} ms, Node only${flags.trace ? '; traced run: tracing included' : ''}${flags.profile ? '; profiled run: profiling included' : ''})`,
+  );
+  console.log(
+    `machine load (1-minute average, ${os.cpus().length} cores): ${loadBefore.toFixed(1)} when the load started, ` +
+      `${loadAfter.toFixed(1)} when it ended`,
+  );
   console.log(`errors: ${errors} (${result.failed} journeys failed)  ${verdict(errors === 0 && result.failed === 0)}`);
   console.log(
     `connections: at most ${after.peakConnections} open at once, ${after.droppedConnections} closed unanswered ` +
