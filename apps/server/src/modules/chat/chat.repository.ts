@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { ChatLimitOverrides } from '@studychat/contracts';
+import { compiledOnce } from '../../db/compiled-once.js';
 import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
 import type { ChatMessageRow, ChatMessagesTable, ChatThreadRow, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
@@ -246,19 +247,11 @@ export interface ThreadRead {
   session?: ActiveSession;
 }
 
-/**
- * The thread (by id and owner, or by participant and experiment), the participant's completion, the
- * experiment's chat limits and the thread's messages, in one statement; undefined when there is no such
- * thread. With a probe it also reads the caller's session (a folded session check, auth/session-check.ts).
- */
-export async function readThread(
-  db: Db,
-  find: { threadId: string; userId: string } | { userId: string; experimentId: string },
-  probe: SessionProbe | null = null,
-): Promise<ThreadRead | undefined> {
+/** The thread with its participant's completion, the experiment's chat limits, the messages and the session. */
+function threadStatement(db: Db, byId: boolean, userId: string, key: string, probe: SessionProbe | null) {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const message = jsonArray(pg, jsonObject(pg, 'm', MESSAGE_COLUMNS));
-  let query = db
+  const query = db
     .selectFrom('chat_threads as t')
     .leftJoin('assignments as a', (join) =>
       join.onRef('a.user_id', '=', 't.user_id').onRef('a.experiment_id', '=', 't.experiment_id'),
@@ -269,12 +262,36 @@ export async function readThread(
     .select(Object.values(CHAT_LIMIT_COLUMN).map((c) => `e.${c}` as const))
     .select(sql<unknown>`(select ${message} from chat_messages m where m.thread_id = t.id)`.as('f_messages'))
     .$if(probe !== null, (q) => q.select((probe ? activeSessionColumn(probe) : sql<unknown>`null`).as('f_session')))
-    .where('t.user_id', '=', find.userId);
-  query =
-    'threadId' in find
-      ? query.where('t.id', '=', find.threadId)
-      : query.where('t.experiment_id', '=', find.experimentId);
-  const row = await query.executeTakeFirst();
+    .where('t.user_id', '=', userId);
+  return (byId ? query.where('t.id', '=', key) : query.where('t.experiment_id', '=', key)).compile();
+}
+
+/**
+ * The thread (by id and owner, or by participant and experiment), the participant's completion, the
+ * experiment's chat limits and the thread's messages, in one statement; undefined when there is no such
+ * thread. With a probe it also reads the caller's session (a folded session check, auth/session-check.ts).
+ */
+export async function readThread(
+  db: Db,
+  find: { threadId: string; userId: string } | { userId: string; experimentId: string },
+  probe: SessionProbe | null = null,
+): Promise<ThreadRead | undefined> {
+  // Built once per dialect and variant (db/compiled-once.ts, docs/decisions/0060). Parameters in the
+  // statement's order: the session's (in the select list), then the participant's and the thread's or experiment's.
+  const byId = 'threadId' in find;
+  const key = byId ? find.threadId : find.experimentId;
+  const name = `chatThread${byId ? 'ById' : 'OfExperiment'}${probe ? 'WithSession' : ''}`;
+  const { rows } = await db.executeQuery(
+    probe
+      ? compiledOnce(db, name, (sessionId, now, user, k) => threadStatement(db, byId, user, k, { sessionId, now }), [
+          probe.sessionId,
+          probe.now,
+          find.userId,
+          key,
+        ])
+      : compiledOnce(db, name, (user, k) => threadStatement(db, byId, user, k, null), [find.userId, key]),
+  );
+  const row = rows[0];
   if (!row) return undefined;
   const { p_completed_at, e_id, f_messages, f_session, ...rest } = row;
   const thread: ChatThreadRow = {
