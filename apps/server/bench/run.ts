@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,7 +149,29 @@ function bundleBench(): void {
   }
 }
 
-// BENCH_ONLY=bundle,http,chat,admin,monitor runs a subset.
+/**
+ * The whole participant journey (journey/run.ts, also `npm run bench:journey`): N participants over T seconds
+ * on SQLite and, with TEST_DATABASE_URL or BENCH_DATABASE_URL, PostgreSQL; it prints server CPU per journey
+ * and p99 per endpoint, each with its verdict against the budget. BENCH_JOURNEY_PARTICIPANTS (default 1000),
+ * BENCH_JOURNEY_SECONDS (60) and BENCH_JOURNEY_DIALECT (sqlite,postgres) change the run.
+ */
+async function journeyBench(): Promise<void> {
+  console.log('\nParticipant journey (npm run bench:journey; budget: CPU per journey, p99 per endpoint, no errors)');
+  const args = [
+    '--participants',
+    process.env.BENCH_JOURNEY_PARTICIPANTS ?? '1000',
+    '--seconds',
+    process.env.BENCH_JOURNEY_SECONDS ?? '60',
+    '--dialect',
+    process.env.BENCH_JOURNEY_DIALECT ?? 'sqlite,postgres',
+  ];
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'journey', 'run.ts'), ...args], {
+    stdio: 'inherit',
+  });
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+// BENCH_ONLY=bundle,http,chat,admin,monitor,journey runs a subset.
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
 
@@ -195,3 +218,4 @@ await optionalBench('monitor-bench.ts', async (mod) => {
   console.log(JSON.stringify(result, null, 2));
   for (const line of result.verdicts) console.log(`  ${line}`);
 });
+if (wanted('journey')) await journeyBench();

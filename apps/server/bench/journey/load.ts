@@ -14,11 +14,14 @@ interface LoadInput {
 const input = JSON.parse(process.argv[2] ?? '{}') as LoadInput;
 const calls: CallRecord[] = [];
 const failures: string[] = [];
+/** Calls a journey makes when it completes (the per-journey figures are scaled by it when some fail). */
+let completeJourneyCalls = 0;
 const n = input.credentials.length;
 const started = performance.now();
 const journeys = input.credentials.map(async (credential, i) => {
   const at = n <= 1 ? 0 : (i * input.seconds * 1000) / n;
   await new Promise((resolve) => setTimeout(resolve, at - (performance.now() - started)));
+  let made = 0;
   try {
     await runJourney({
       base: input.base,
@@ -26,8 +29,12 @@ const journeys = input.credentials.map(async (credential, i) => {
       credential,
       intention: (i % 6) + 1,
       sectionWaitMs: input.sectionWaitMs,
-      record: (call) => calls.push(call),
+      record: (call) => {
+        made += 1;
+        calls.push(call);
+      },
     });
+    completeJourneyCalls = made;
   } catch (error) {
     failures.push(String(error));
   }
@@ -68,6 +75,7 @@ process.stdout.write(
     requests: calls.length,
     failures: failures.slice(0, 10),
     failed: failures.length,
+    completeJourneyCalls,
     wallSeconds: (performance.now() - started) / 1000,
   }) + '\n',
 );
