@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestSchemas, TEST_DIALECTS } from '../../test/databases.js';
 import { createDatabase } from './database.js';
-import { MAX_NAMED_PER_CONNECTION } from './pg-prepared.js';
+import { MAX_NAMED_PARAMETERS, MAX_NAMED_PER_CONNECTION } from './pg-prepared.js';
 import { migrateToLatest } from './migrator.js';
 
 afterAll(dropTestSchemas);
@@ -93,6 +93,34 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('PostgreSQL named s
     await sql`alter table experiments add column extra text`.execute(database.db);
     for (const rows of await Promise.all([all(), all(), all(), all()]))
       expect(rows).toMatchObject([{ id: 'e1', extra: null }]);
+    await database.close();
+  });
+
+  it('runs a statement with many parameters (a list) unnamed, so it is planned for its own values', async () => {
+    const database = await createTestDatabase(dialect);
+    const named = await database.db.connection().execute(async (connection) => {
+      const ids = (n: number) => Array.from({ length: n }, (_, i) => `id-${i}`);
+      for (let run = 0; run < 6; run++) {
+        await connection
+          .selectFrom('experiments')
+          .select('id')
+          .where('id', 'in', ids(MAX_NAMED_PARAMETERS + 1))
+          .execute();
+        await connection
+          .selectFrom('experiments')
+          .select('name')
+          .where('id', 'in', ids(MAX_NAMED_PARAMETERS))
+          .execute();
+      }
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        connection,
+      );
+      return prepared.rows.map((r) => r.statement);
+    });
+    // The same connection ran both six times: only the one within the limit was named.
+    const last = (n: number) => `$${n})`;
+    expect(named.some((s) => s.startsWith('select "name"') && s.includes(last(MAX_NAMED_PARAMETERS)))).toBe(true);
+    expect(named.some((s) => s.includes(last(MAX_NAMED_PARAMETERS + 1)))).toBe(false);
     await database.close();
   });
 

@@ -11,6 +11,15 @@ import type pg from 'pg';
  */
 export const MAX_NAMED_PER_CONNECTION = 500;
 
+/**
+ * A statement with more parameters than this runs unnamed, so PostgreSQL plans it for its own values each
+ * time. Such statements are lists (`user_id in ($1 … $2000)` in the exports' pages): after five runs of a
+ * named statement PostgreSQL may switch to a generic plan, which for those lists measured two to four times
+ * the database's CPU (docs/decisions/0050), and their lengths vary, so naming them would only fill the cap.
+ * The hot journey statements have a handful of parameters.
+ */
+export const MAX_NAMED_PARAMETERS = 32;
+
 const DDL = /^\s*(create|alter|drop|truncate|comment|grant|revoke)\b/i;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
@@ -30,7 +39,7 @@ export function nameStatements(client: pg.PoolClient, state: PreparedState): voi
     if (typeof config === 'string' && (values === undefined || Array.isArray(values)) && callback === undefined) {
       if (DDL.test(config)) {
         state.generation += 1;
-      } else if (PREPARABLE.test(config)) {
+      } else if (PREPARABLE.test(config) && (values?.length ?? 0) <= MAX_NAMED_PARAMETERS) {
         if (generation !== state.generation) {
           names.clear();
           generation = state.generation;
