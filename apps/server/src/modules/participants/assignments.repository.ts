@@ -49,21 +49,24 @@ export async function prolificIdsOfUser(db: Kysely<DB>, userId: string): Promise
 /**
  * Inserts unless this user already has an assignment for the experiment; the inserted row (RETURNING), or
  * undefined when there was one. The row is stamped with the study version its experiment pins, in the
- * same statement.
+ * same statement. On PostgreSQL the pin is read FOR KEY SHARE: a re-pin holding the experiment row (FOR
+ * UPDATE) is waited for and its new pin is read (READ COMMITTED re-reads a row it waited for), so the stamp
+ * is always the pin the experiment keeps (docs/decisions/0063).
  */
 export function insertAssignmentOnce(
   db: Kysely<DB>,
   row: Insertable<AssignmentsTable>,
 ): Promise<AssignmentRow | undefined> {
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   return db
     .insertInto('assignments')
-    .values((eb) => ({
-      ...row,
-      study_version_id: eb
+    .values((eb) => {
+      const pin = eb
         .selectFrom('experiments')
         .select('experiments.study_version_id')
-        .where('experiments.id', '=', row.experiment_id),
-    }))
+        .where('experiments.id', '=', row.experiment_id);
+      return { ...row, study_version_id: pg ? pin.forKeyShare() : pin };
+    })
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
     .returningAll()
     .executeTakeFirst();

@@ -1,4 +1,11 @@
-import type { Expression, ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
+import {
+  PostgresAdapter,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Updateable,
+} from 'kysely';
 import type { DB, StudyVersionRow, StudyVersionsTable } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
 
@@ -87,6 +94,18 @@ export function findVersionRow(db: Kysely<DB>, id: string): Promise<StudyVersion
   return db.selectFrom('study_versions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The version row, locked for the rest of the transaction (PostgreSQL: SELECT ... FOR UPDATE) before an edit
+ * checks whether it is in use. A participant's assignment insert references the version by foreign key, whose
+ * check takes FOR KEY SHARE on this row: the two conflict, so an edit and a first join run one after the other
+ * and the edit's in-use check (a later statement, a fresh snapshot under READ COMMITTED) sees a join that
+ * committed first (docs/decisions/0063). SQLite runs one transaction at a time (one connection per process).
+ */
+export function lockVersionRow(db: Kysely<DB>, id: string): Promise<StudyVersionRow | undefined> {
+  const query = db.selectFrom('study_versions').selectAll().where('id', '=', id);
+  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+}
+
 export async function insertVersionRow(db: Kysely<DB>, row: Insertable<StudyVersionsTable>): Promise<void> {
   await db.insertInto('study_versions').values(row).execute();
 }
@@ -168,6 +187,20 @@ function withdrawalsOf(eb: ExpressionBuilder<DB, 'experiments'>, experimentId: E
 export async function experimentHasParticipants(db: Kysely<DB>, experimentId: string): Promise<boolean> {
   const row = await findExperimentStudy(db, experimentId);
   return row?.locked === true;
+}
+
+/**
+ * Whether the experiment exists, its row locked for the rest of the transaction (PostgreSQL: FOR UPDATE) before
+ * a re-pin checks for participants. An assignment insert reads the pin with FOR KEY SHARE on this row, which
+ * waits for the re-pin and then reads the new pin; a re-pin waits for a join that locked first, and its
+ * participant check then sees it (docs/decisions/0063).
+ */
+export async function lockExperimentRow(db: Kysely<DB>, experimentId: string): Promise<boolean> {
+  const query = db.selectFrom('experiments').select('experiments.id').where('experiments.id', '=', experimentId);
+  const row = await (
+    db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query
+  ).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function pinExperimentVersion(

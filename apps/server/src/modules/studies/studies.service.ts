@@ -21,6 +21,8 @@ import {
   insertVersionRowOnce,
   isVersionLocked,
   listVersionRows,
+  lockExperimentRow,
+  lockVersionRow,
   pinExperimentVersion,
   pinUnpinnedExperiments,
   updateVersionRow,
@@ -122,17 +124,26 @@ export async function cloneStudyVersion(
 }
 
 /**
+ * Runs inside the write's transaction after its in-use check and before its write: tests hold the transaction
+ * open there to interleave a participant's join (docs/decisions/0063). Routes never pass one.
+ */
+export type AfterCheck = (trx: Kysely<DB>) => Promise<void>;
+
+/**
  * Changes a version's label and/or definition. The built-in version never changes, and a version a
- * participant ran cannot change: 409 STUDY_VERSION_IN_USE (clone it to edit).
+ * participant ran cannot change: 409 STUDY_VERSION_IN_USE (clone it to edit). The version row is locked
+ * first, so a first participant's join (whose stamp's foreign-key check locks the same row) is either
+ * seen by the check or waits for the edit to commit and then runs the edited version (0063).
  */
 export async function updateStudyVersion(
   deps: AppDeps,
   id: string,
   input: { label?: string | undefined; definition?: unknown },
+  afterCheck?: AfterCheck,
 ): Promise<StudyVersion> {
   const definition = input.definition === undefined ? undefined : checkDefinition(input.definition);
   await deps.database.db.transaction().execute(async (trx) => {
-    const row = await findVersionRow(trx, id);
+    const row = await lockVersionRow(trx, id);
     if (!row) throw notFound(STUDY_VERSION_NOT_FOUND);
     if (row.is_default === true || row.is_default === 1) {
       throw new AppError(409, 'STUDY_VERSION_IN_USE', 'The built-in study cannot change: clone it to edit');
@@ -144,6 +155,7 @@ export async function updateStudyVersion(
         'This study version has participants and cannot change: clone it to edit',
       );
     }
+    await afterCheck?.(trx);
     await updateVersionRow(trx, id, {
       ...(input.label !== undefined ? { label: input.label } : {}),
       ...(definition !== undefined ? { definition: JSON.stringify(definition) } : {}),
@@ -153,14 +165,19 @@ export async function updateStudyVersion(
   return getStudyVersion(deps, id);
 }
 
-/** Pins a version to an experiment; refused once the experiment has participants (they ran the old one). */
+/**
+ * Pins a version to an experiment; refused once the experiment has participants (they ran the old one). The
+ * experiment row is locked first, so a first participant's join (which reads the pin FOR KEY SHARE) is either
+ * seen by the check or waits and is stamped with the new pin (0063).
+ */
 export async function pinStudyVersion(
   deps: AppDeps,
   experimentId: string,
   versionId: string,
+  afterCheck?: AfterCheck,
 ): Promise<{ experiment_id: string; study_version_id: string }> {
   await deps.database.db.transaction().execute(async (trx) => {
-    if (!(await findExperimentById(trx, experimentId))) throw notFound('Experiment not found');
+    if (!(await lockExperimentRow(trx, experimentId))) throw notFound('Experiment not found');
     if (!(await findVersionRow(trx, versionId))) throw notFound(STUDY_VERSION_NOT_FOUND);
     if (await experimentHasParticipants(trx, experimentId)) {
       throw new AppError(
@@ -169,6 +186,7 @@ export async function pinStudyVersion(
         'This experiment has participants: its study version cannot change. Create a new experiment instead.',
       );
     }
+    await afterCheck?.(trx);
     await pinExperimentVersion(trx, experimentId, versionId, deps.clock().toISOString());
   });
   return { experiment_id: experimentId, study_version_id: versionId };
