@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { StudyVersion, StudyVersionSummary } from '@studychat/contracts';
 import { buildApp } from '../../src/app.js';
 import { buildConfig, parseEnv } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
@@ -13,10 +14,12 @@ import { createOffsetClock, type ClockControl } from '../../src/lib/test-clock.j
 import type { ChatModel } from '../../src/llm/chat-model.js';
 import { createChatModel } from '../../src/llm/create-chat-model.js';
 import { createUser } from '../../src/modules/users/users.service.js';
+import { BENCH_SECTION_SECONDS, benchStudy } from './bench-study.js';
 
 // The app the journey benches run: the real app (scripted model, as `LLM_PROVIDER=scripted` runs it, logs
 // off) on a fresh SQLite file or PostgreSQL schema, on a clock the bench can move, with one experiment and
-// N study logins made through the admin API.
+// N study logins made through the admin API. The experiment runs the bench's own study version
+// (bench-study.ts: every section's minimum at 1 s), so the load runs on the real clock.
 
 export interface BenchApp {
   app: FastifyInstance;
@@ -77,11 +80,16 @@ export async function startBenchApp(options: {
   const adminEmail = 'admin@bench.test';
   const adminPassword = 'bench-admin-password-123';
   await createUser(deps, { email: adminEmail, password: adminPassword, isAdmin: true });
-  async function call<T>(method: 'POST' | 'PUT', url: string, token: string | null, payload: object): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    token: string | null,
+    payload?: object,
+  ): Promise<T> {
     const res = await app.inject({
       method,
       url,
-      payload,
+      ...(payload ? { payload } : {}),
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
@@ -92,6 +100,15 @@ export async function startBenchApp(options: {
     password: adminPassword,
   });
   const experiment = await call<{ id: string }>('POST', '/api/experiments', token, { name: 'Journey bench' });
+  const versions = await call<StudyVersionSummary[]>('GET', '/api/admin/study-versions', token);
+  const builtIn = versions.find((v) => v.is_default);
+  if (!builtIn) throw new Error('no built-in study version');
+  const { definition } = await call<StudyVersion>('GET', `/api/admin/study-versions/${builtIn.id}`, token);
+  const version = await call<StudyVersion>('POST', '/api/admin/study-versions', token, {
+    label: `Journey bench (sections ${BENCH_SECTION_SECONDS} s)`,
+    definition: benchStudy(definition),
+  });
+  await call('PUT', `/api/experiments/${experiment.id}/study-version`, token, { study_version_id: version.id });
   await call('PUT', `/api/experiments/${experiment.id}/completion-codes`, token, {
     codes: { complete: 'BENCH-COMPLETE', exitnoqualms: 'BENCH-NOQUALMS', exitceiling: 'BENCH-CEILING' },
   });

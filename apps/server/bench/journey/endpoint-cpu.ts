@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { studyScripts } from '../../src/llm/create-chat-model.js';
 import { createScriptedModel } from '../../src/llm/scripted.model.js';
 import { startBenchApp } from './bench-app.js';
+import { BENCH_SECTION_SECONDS } from './bench-study.js';
 import { runJourney } from './participant.js';
 
 // Server CPU per endpoint of the participant journey, measured in one process without HTTP: the journeys
@@ -49,7 +50,7 @@ globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) =>
   });
   const used = process.cpuUsage(before);
   lastCallUs = used.user + used.system;
-  if (url.pathname.endsWith('/sections/open')) bench.clockControl.advance(41_000);
+  if (url.pathname.endsWith('/sections/open')) bench.clockControl.advance(BENCH_SECTION_SECONDS * 1000);
   return new Response(res.body, { status: res.statusCode });
 }) as typeof fetch;
 

@@ -19,7 +19,7 @@ export interface JourneyInput {
   credential: { email: string; password: string };
   /** 1-6: the baseline intention (it picks the randomisation stratum). */
   intention: number;
-  /** Waits between opening and finishing a section; the server clock jumps past each minimum meanwhile. */
+  /** Waits between opening and finishing a section: longer than the bench study's minimum (bench-app.ts). */
   sectionWaitMs: number;
   record: (call: CallRecord) => void;
 }
@@ -129,7 +129,7 @@ export async function runJourney(input: JourneyInput): Promise<void> {
     await call('POST', '/api/participants/sections/finish', '/api/participants/sections/finish', {
       experimentId: id,
       sectionIndex,
-      visibleSeconds: 41,
+      visibleSeconds: Math.ceil(input.sectionWaitMs / 1000),
       hiddenSeconds: 0,
     });
   }

@@ -15,10 +15,9 @@ import { checkJourneyData } from './checks.js';
 // randomisation and data checks), `profile-start` and `profile-stop` (a V8 CPU profile of this process
 // between the two, written to BENCH_PROFILE_FILE; answers with the file's path), `stop`.
 //
-// The server clock is real time that also jumps SECTION_JUMP_MS every second, so a participant who
-// reads a section for a little over a second has met every section's minimum (the longest is 40 s)
-// without the bench waiting minutes; tokens (12 h) outlive any run.
-const SECTION_JUMP_MS = 41_000;
+// The server runs on the real clock: the bench's study version asks BENCH_SECTION_SECONDS of each section
+// (bench-app.ts), which the load client waits, so nothing the clock drives (the last-seen touch at most every
+// 30 s, the chat's partial saves once a second) runs more often than in a real run (docs/decisions/0064).
 
 const perEndpoint = new Map<string, { requests: number; queries: number; statements: Map<string, number> }>();
 // Statements per endpoint (the `trace` command), only with BENCH_TRACE=1: each request runs in its own
@@ -40,13 +39,12 @@ function traceStatements(app: FastifyInstance, database: Database): void {
     entry.statements.set(statement, (entry.statements.get(statement) ?? 0) + 1);
   };
 }
-const { app, database, clockControl, experimentId, credentials, close } = await startBenchApp({
+const { app, database, experimentId, credentials, close } = await startBenchApp({
   dialect: process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite',
   participants: Number(process.env.BENCH_PARTICIPANTS ?? '10'),
   databaseUrl: process.env.BENCH_DATABASE_URL,
   ...(process.env.BENCH_TRACE === '1' ? { beforeStart: traceStatements } : {}),
 });
-const tick = setInterval(() => clockControl.advance(SECTION_JUMP_MS), 1000);
 
 // Connections: the most open at once, and those the server's ceiling (MAX_CONNECTIONS, decision 0019)
 // closed unanswered: the load client sees those as "fetch failed (other side closed)".
@@ -114,6 +112,5 @@ for await (const line of createInterface({ input: process.stdin })) {
     break;
   }
 }
-clearInterval(tick);
 await close();
 process.exit(0);
