@@ -14,7 +14,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { findVersionRow } from '../studies/studies.repository.js';
 import { ensureDefaultStudyVersion } from '../studies/studies.service.js';
 import { assertPathwayEarned } from '../journey/journey.service.js';
-import type { Requester } from '../participants/access.js';
+import { NO_PARTICIPATION, type Requester } from '../participants/access.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
   findCompletionCode,
@@ -33,6 +33,16 @@ import {
 } from './experiments.repository.js';
 
 export const EXPERIMENT_NOT_FOUND = 'Experiment not found';
+
+/**
+ * For a journey write's `notJoined`: 404 "Experiment not found" for an experiment that does not exist, else
+ * 404 NO_PARTICIPATION. Read only when the write found no assignment (an assignment's experiment exists), so
+ * the routes that name an unknown experiment do not read the experiment before every write.
+ */
+export function experimentOrParticipationMissing(deps: AppDeps, experimentId: string): () => Promise<AppError> {
+  return async () =>
+    notFound((await findExperimentById(deps.database.db, experimentId)) ? NO_PARTICIPATION : EXPERIMENT_NOT_FOUND);
+}
 
 /** Empty or whitespace-only descriptions are stored as null. */
 function normaliseDescription(description: string | null | undefined): string | null {

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
 import type { JourneyEventType, JourneyStepName } from '@studychat/contracts';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB, JourneyEventRow } from '../../db/schema.js';
 
 /** One row of the append-only event log, as written. */
@@ -15,23 +16,72 @@ export interface NewJourneyEvent {
   createdAt: string;
 }
 
+function eventValues(event: NewJourneyEvent): unknown[] {
+  return [
+    event.experimentId,
+    event.userId,
+    event.assignmentId,
+    event.type,
+    event.step,
+    event.data === undefined ? null : JSON.stringify(event.data),
+    event.createdAt,
+  ];
+}
+
+/** The event's insert, built once per dialect (db/compiled-once.ts). */
+function eventInsert(db: Kysely<DB>, event: NewJourneyEvent): CompiledQuery {
+  return compiledOnce(
+    db,
+    'journeyEvent',
+    (experimentId, userId, assignmentId, type, step, data, createdAt) =>
+      db
+        .insertInto('journey_events')
+        .values({
+          experiment_id: experimentId,
+          user_id: userId,
+          assignment_id: assignmentId,
+          type,
+          step,
+          data,
+          created_at: createdAt,
+        })
+        .compile(),
+    eventValues(event),
+  );
+}
+
 /**
  * Appends one event. Call it with the transaction of the step's own write, so the log and the records
  * cannot disagree. The database assigns `seq`, increasing with every row.
  */
 export async function appendEvent(db: Kysely<DB>, event: NewJourneyEvent): Promise<void> {
-  await db
-    .insertInto('journey_events')
-    .values({
-      experiment_id: event.experimentId,
-      user_id: event.userId,
-      assignment_id: event.assignmentId,
-      type: event.type,
-      step: event.step,
-      data: event.data === undefined ? null : JSON.stringify(event.data),
-      created_at: event.createdAt,
-    })
-    .execute();
+  await db.executeQuery(eventInsert(db, event));
+}
+
+/**
+ * Runs a write (a statement with RETURNING) and appends its event, in the caller's transaction; returns the
+ * write's rows. On PostgreSQL the two are one statement (docs/decisions/0064): the write in a data-modifying
+ * CTE, which runs to completion whether or not it is read, beside the event's insert. On SQLite, the write
+ * then the event. The event is appended whatever the write returned: a caller that finds no row must throw,
+ * so its transaction rolls both back.
+ */
+export async function writeWithEvent<R>(db: Kysely<DB>, write: CompiledQuery<R>, event: NewJourneyEvent): Promise<R[]> {
+  const insert = eventInsert(db, event);
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const { rows } = await db.executeQuery(write);
+    await db.executeQuery(insert);
+    return rows;
+  }
+  if (!/\breturning\b/i.test(write.sql)) throw new Error('writeWithEvent: the write must have RETURNING');
+  const shift = write.parameters.length;
+  const eventSql = insert.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
+  const { rows } = await db.executeQuery(
+    CompiledQuery.raw(`with w as (${write.sql}), e as (${eventSql}) select * from w`, [
+      ...write.parameters,
+      ...insert.parameters,
+    ]) as CompiledQuery<R>,
+  );
+  return rows;
 }
 
 /** How many events of the given types one participant has in an experiment. */

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, useTestApp } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { COMPLETE_CHAT, createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
+import { COMPLETE_CHAT, createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
 
 // Statements per request on the participant's hot paths (issue 16, `npm run bench:journey`): the journey's
 // facts and the chat's thread are each one read; a write re-reads nothing it wrote. The auth guard's own
@@ -48,7 +48,45 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     );
     const lock = dialect === 'postgres' ? 1 : 0;
     expect(statements.filter((s) => /^select/i.test(s) && FACT_TABLES.test(s))).toHaveLength(1 + lock);
-    expect(statements).toHaveLength(5 + lock);
+    // PostgreSQL: BEGIN, lock, facts, the row and its event in one statement (a data-modifying CTE), COMMIT.
+    // SQLite: BEGIN, facts, row, event, COMMIT.
+    expect(statements).toHaveLength(5);
+    if (dialect === 'postgres') {
+      expect(
+        statements.filter((s) => /^with w as \(insert into "section_views".*insert into "journey_events"/i.test(s)),
+      ).toHaveLength(1);
+    }
+  });
+
+  it.each([
+    ['consent', 'joined'],
+    ['a survey', 'consented'],
+    ['completion', 'post'],
+  ] as const)('%s: its row and its event written together, five statements in all', async (_, at) => {
+    const { user, experimentId } = await participant(at);
+    const study = await t().deps.studies(experimentId);
+    const write = {
+      joined: () => send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
+      consented: () =>
+        send(
+          t(),
+          user,
+          'POST',
+          '/api/surveys',
+          surveyBody(user.id, experimentId, 'entry', { [study.entry.key]: study.entry.values.continue }),
+        ),
+      post: () => send(t(), user, 'POST', '/api/participants/completion', { experimentId, pathway: 'complete' }),
+    }[at];
+    const statements = await statementsOf(write);
+    // PostgreSQL: BEGIN, lock, facts, the write and its event (a data-modifying CTE), COMMIT.
+    // SQLite (one writer at a time, no lock): BEGIN, facts, write, event, COMMIT. Nothing before or after:
+    // the experiment is read only when there is no assignment, the completion code inside the update.
+    expect(statements).toHaveLength(5);
+    expect(statements[0]).toMatch(/^begin/i);
+    const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
+    expect(events).toHaveLength(1);
+    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w as \((update|insert)/i);
+    else expect(events[0]).toMatch(/^insert into "journey_events"/i);
   });
 
   it('consent and completion return the row they wrote (RETURNING), with no read after the write', async () => {

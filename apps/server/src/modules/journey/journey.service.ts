@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import {
   PATHWAY_STEP,
   type Journey,
@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
 import { findAssignment } from '../participants/assignments.repository.js';
-import { appendEvent, countParticipantEvents } from './journey-events.repository.js';
+import { appendEvent, countParticipantEvents, writeWithEvent } from './journey-events.repository.js';
 import { lockJourneyFacts } from './journey-facts.repository.js';
 import { readJourneyState, toFacts, toState, type JourneyState } from './journey-records.js';
 import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
@@ -26,6 +26,12 @@ export interface StepContext {
   state: JourneyState;
   study: StudyDefinition;
   now: Date;
+  /**
+   * Runs the step's write (a statement with RETURNING, its last) with the step's event, one statement on
+   * PostgreSQL (journey-events.repository.ts `writeWithEvent`); returns the write's rows. A handler that uses
+   * it returns `{ result, eventWritten: true }`; one that finds no row must throw (the transaction rolls back).
+   */
+  writeWithEvent<R>(write: CompiledQuery<R>, event: StepEvent): Promise<R[]>;
 }
 
 /** What a write logs: the event's type and a small data object. */
@@ -34,8 +40,12 @@ export interface StepEvent {
   data?: Record<string, unknown>;
 }
 
-/** A write's result with its event, or a refusal at the right step (e.g. too early) that is logged too. */
-export type StepOutcome<T> = { result: T; event: StepEvent } | { refusal: AppError; event: StepEvent };
+/**
+ * A write's result with its event (or with its event already written by `ctx.writeWithEvent`), or a refusal at
+ * the right step (e.g. too early) that is logged too.
+ */
+export type StepOutcome<T> =
+  { result: T; event: StepEvent } | { result: T; eventWritten: true } | { refusal: AppError; event: StepEvent };
 
 export interface StepHandlers<T> {
   /** The first result of a write already made: an idempotent repeat returns it and changes nothing. */
@@ -50,6 +60,12 @@ export interface JourneyWriteInput {
   write: JourneyWrite;
   /** The caller's session check, when still pending: settled by the facts read, before anything is written. */
   session?: SessionCheck;
+  /**
+   * The error when the participant has not joined (404 NO_PARTICIPATION when not given): a route that answers
+   * an unknown experiment with its own 404 checks for it here, only when there is no assignment, rather than
+   * reading the experiment before every write.
+   */
+  notJoined?: () => Promise<AppError>;
 }
 
 function describeWrite(write: JourneyWrite): Record<string, unknown> {
@@ -84,7 +100,7 @@ type Settled<T> = { kind: 'done'; value: T } | { kind: 'refused'; error: AppErro
  * - a write at the participant's current step is applied and its event appended;
  * - any other write is refused with 409 STEP_OUT_OF_ORDER, and an `out_of_order` event is the only row written
  *   (the first MAX_LOGGED_REFUSALS refusals per participant; later ones are refused without a row).
- * 404 when the participant has not joined the experiment.
+ * 404 when the participant has not joined the experiment (`input.notJoined` may say more).
  */
 export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, handlers: StepHandlers<T>): Promise<T> {
   const study = await deps.studies(input.experimentId);
@@ -95,21 +111,33 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
     const { assignment } = rows;
     const now = deps.clock();
     const state = toState(toFacts(rows, study), study);
-    const ctx: StepContext = { trx, state, study, now };
+    const event = (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) => ({
+      experimentId: input.experimentId,
+      userId: input.userId,
+      assignmentId: assignment.id,
+      type,
+      step,
+      data,
+      createdAt: now.toISOString(),
+    });
+    let eventWritten = false;
+    const ctx: StepContext = {
+      trx,
+      state,
+      study,
+      now,
+      writeWithEvent: (write, e) => {
+        if (eventWritten) throw new Error('a journey write appends one event');
+        eventWritten = true;
+        return writeWithEvent(trx, write, event(e.type, writeStep(input.write), e.data));
+      },
+    };
     const log = async (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) => {
       if ((REFUSAL_EVENTS as readonly JourneyEventType[]).includes(type)) {
         const logged = await countParticipantEvents(trx, input.experimentId, input.userId, REFUSAL_EVENTS);
         if (logged >= MAX_LOGGED_REFUSALS) return;
       }
-      await appendEvent(trx, {
-        experimentId: input.experimentId,
-        userId: input.userId,
-        assignmentId: assignment.id,
-        type,
-        step,
-        data,
-        createdAt: now.toISOString(),
-      });
+      await appendEvent(trx, event(type, step, data));
     };
 
     if (isWriteDone(input.write, state.records)) return { kind: 'done', value: await handlers.repeat(ctx) };
@@ -118,11 +146,16 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
       return { kind: 'refused', error: stepOutOfOrder(state) };
     }
     const outcome = await handlers.apply(ctx);
+    if ('eventWritten' in outcome) {
+      if (!eventWritten) throw new Error('the step said its event was written, but it was not');
+      return { kind: 'done', value: outcome.result };
+    }
+    if (eventWritten) throw new Error('the step wrote its event and returned another');
     await log(outcome.event.type, writeStep(input.write), outcome.event.data);
     return 'refusal' in outcome ? { kind: 'refused', error: outcome.refusal } : { kind: 'done', value: outcome.result };
   });
   // Thrown after the commit, so the refusal's event is kept while nothing else was written.
-  if (settled.kind === 'absent') throw notFound(NO_PARTICIPATION);
+  if (settled.kind === 'absent') throw input.notJoined ? await input.notJoined() : notFound(NO_PARTICIPATION);
   if (settled.kind === 'refused') throw settled.error;
   return settled.value;
 }

@@ -6,7 +6,7 @@ import type { SessionCheck } from '../auth/session-check.js';
 import type { JourneyState } from './journey-records.js';
 import { sectionTimingAt, toSectionTiming } from './journey.mapper.js';
 import { journeyWrite } from './journey.service.js';
-import { finishSectionView, insertSectionView } from './section-views.repository.js';
+import { sectionViewFinish, sectionViewInsert, type OpenedSectionView } from './section-views.repository.js';
 
 // Server-timed static sections: the server records when each section was opened and finished, and accepts
 // finishing only once the section's minimum has passed on its own clock (wall time). The seconds the page
@@ -39,13 +39,13 @@ export function openSection(
     { userId, experimentId: input.experimentId, write: { kind: 'section_open', index }, session },
     {
       repeat: async ({ state, now }) => reply(state, index, now),
-      apply: async ({ trx, state, now }) => {
+      apply: async ({ trx, state, now, writeWithEvent }) => {
         const section = state.sections[index];
         const record = state.records.sections[index];
         const condition = state.records.condition;
         if (!section || !record || !condition) throw new Error(`section ${index} cannot be opened`);
         const { assignment } = state.facts;
-        const view: SectionViewRow & { opened_at: string; finished_at: null } = {
+        const view: OpenedSectionView = {
           id: deps.newId(),
           assignment_id: assignment.id,
           user_id: assignment.user_id,
@@ -61,14 +61,17 @@ export function openSection(
           // The version the participant runs under (stamped on their assignment when they joined).
           study_version_id: assignment.study_version_id,
         };
-        await insertSectionView(trx, view);
+        await writeWithEvent(sectionViewInsert(trx, view), {
+          type: 'section_opened',
+          data: { sectionIndex: index, sectionId: section.id },
+        });
         const opened = { ...record, openedAt: now.getTime() };
         return {
           result: {
             section: toSectionTiming(section, index, opened, view, now.getTime()),
             serverTime: now.toISOString(),
           },
-          event: { type: 'section_opened', data: { sectionIndex: index, sectionId: section.id } },
+          eventWritten: true,
         };
       },
     },
@@ -91,7 +94,7 @@ export function finishSection(
     { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index }, session },
     {
       repeat: async ({ state, now }) => reply(state, index, now),
-      apply: async ({ trx, state, now }) => {
+      apply: async ({ trx, state, now, writeWithEvent }) => {
         const section = state.sections[index];
         const record = state.records.sections[index];
         const view = state.facts.views.find((v) => v.section_index === index);
@@ -113,8 +116,18 @@ export function finishSection(
         }
         const finishedAt = now.toISOString();
         const finish = { finishedAt, visibleSeconds: input.visibleSeconds, hiddenSeconds: input.hiddenSeconds };
-        await finishSectionView(trx, view.id, finish);
-        const finished = { ...record, finishedAt: now.getTime() };
+        const finished = await writeWithEvent(sectionViewFinish(trx, view.id, finish), {
+          type: 'section_finished',
+          data: {
+            sectionIndex: index,
+            sectionId: section.id,
+            serverSeconds: Math.round(elapsedMs) / 1000,
+            visibleSeconds: input.visibleSeconds,
+            hiddenSeconds: input.hiddenSeconds,
+          },
+        });
+        // The participant's row is locked and the view was read after the lock: it is there.
+        if (finished.length !== 1) throw new Error(`section ${index}'s record could not be finished`);
         const row: SectionViewRow = {
           ...view,
           finished_at: finishedAt,
@@ -122,17 +135,11 @@ export function finishSection(
           hidden_seconds: input.hiddenSeconds,
         };
         return {
-          result: { section: toSectionTiming(section, index, finished, row, now.getTime()), serverTime: finishedAt },
-          event: {
-            type: 'section_finished',
-            data: {
-              sectionIndex: index,
-              sectionId: section.id,
-              serverSeconds: Math.round(elapsedMs) / 1000,
-              visibleSeconds: input.visibleSeconds,
-              hiddenSeconds: input.hiddenSeconds,
-            },
+          result: {
+            section: toSectionTiming(section, index, { ...record, finishedAt: now.getTime() }, row, now.getTime()),
+            serverTime: finishedAt,
           },
+          eventWritten: true,
         };
       },
     },

@@ -1,4 +1,6 @@
-import { PostgresAdapter, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { PostgresAdapter, type CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
+import type { Pathway } from '@studychat/contracts';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
 
 export function findAssignment(
@@ -112,4 +114,66 @@ export function updateAssignmentIfUnset(
     .where(unsetColumn, 'is', null)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Consent recorded on an assignment without it, returning the row (none: already recorded): to run with the
+ * step's event (StepContext.writeWithEvent). Built once per dialect (db/compiled-once.ts).
+ */
+export function assignmentConsentUpdate(db: Kysely<DB>, id: string, at: string): CompiledQuery<AssignmentRow> {
+  return compiledOnce(
+    db,
+    'assignmentConsent',
+    (given, consentAt, updatedAt, assignmentId) =>
+      db
+        .updateTable('assignments')
+        .set({ consent_given: given as unknown as boolean, consent_timestamp: consentAt, updated_at: updatedAt })
+        .where('id', '=', assignmentId)
+        .where('consent_timestamp', 'is', null)
+        .returningAll()
+        .compile(),
+    [true, at, at, id],
+  );
+}
+
+/**
+ * Completion recorded on an assignment without it, with the experiment's code for the pathway (read in the
+ * same statement; null when unset), returning the row (none: already recorded): to run with the step's event.
+ * "Intervention completed" is set for `complete` only. Built once per dialect.
+ */
+export function assignmentCompletionUpdate(
+  db: Kysely<DB>,
+  input: { id: string; experimentId: string; pathway: Pathway; at: string },
+): CompiledQuery<AssignmentRow> {
+  return compiledOnce(
+    db,
+    'assignmentCompletion',
+    (pathway, experimentId, codePathway, completedAt, interventionAt, updatedAt, assignmentId) =>
+      db
+        .updateTable('assignments')
+        .set((eb) => ({
+          completion_pathway: pathway,
+          completion_code: eb
+            .selectFrom('completion_codes')
+            .select('code')
+            .where('experiment_id', '=', experimentId)
+            .where('pathway', '=', codePathway),
+          completed_at: completedAt,
+          intervention_completed_timestamp: interventionAt,
+          updated_at: updatedAt,
+        }))
+        .where('id', '=', assignmentId)
+        .where('completed_at', 'is', null)
+        .returningAll()
+        .compile(),
+    [
+      input.pathway,
+      input.experimentId,
+      input.pathway,
+      input.at,
+      input.pathway === 'complete' ? input.at : null,
+      input.at,
+      input.id,
+    ],
+  );
 }

@@ -1,13 +1,10 @@
 import type { CompletionStatus, Pathway } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
-import { notFound } from '../../lib/errors.js';
-import { findCompletionCode } from '../experiments/completion-codes.repository.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
-import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { experimentOrParticipationMissing } from '../experiments/experiments.service.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { toCompletionStatus } from './assignment.mapper.js';
-import { updateAssignmentIfUnset } from './assignments.repository.js';
+import { assignmentCompletionUpdate } from './assignments.repository.js';
 
 /**
  * Records completion once, at the pathway's completion step (the exits after the entry choice and the
@@ -22,23 +19,28 @@ export async function recordCompletion(
   pathway: Pathway,
   session?: SessionCheck,
 ): Promise<CompletionStatus> {
-  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   const row = await journeyWrite(
     deps,
-    { userId, experimentId, write: { kind: 'completion', pathway }, session },
+    {
+      userId,
+      experimentId,
+      write: { kind: 'completion', pathway },
+      session,
+      notJoined: experimentOrParticipationMissing(deps, experimentId),
+    },
     {
       repeat: async ({ state }) => state.facts.assignment,
-      apply: async ({ trx, state, now }) => {
-        const iso = now.toISOString();
-        const code = await findCompletionCode(trx, experimentId, pathway);
-        const written = await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'completed_at', {
-          completion_pathway: pathway,
-          completion_code: code,
-          completed_at: iso,
-          intervention_completed_timestamp: pathway === 'complete' ? iso : null,
-          updated_at: iso,
+      apply: async ({ trx, state, now, writeWithEvent }) => {
+        const update = assignmentCompletionUpdate(trx, {
+          id: state.facts.assignment.id,
+          experimentId,
+          pathway,
+          at: now.toISOString(),
         });
-        return { result: written ?? state.facts.assignment, event: { type: 'completed', data: { pathway } } };
+        const [written] = await writeWithEvent(update, { type: 'completed', data: { pathway } });
+        // The row is locked and its facts say no completion yet: the update found it.
+        if (!written) throw new Error('completion could not be recorded');
+        return { result: written, eventWritten: true };
       },
     },
   );

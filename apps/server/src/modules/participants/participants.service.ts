@@ -23,6 +23,7 @@ import {
   findAssignmentById,
   insertAssignmentOnce,
   prolificIdsOfUser,
+  assignmentConsentUpdate,
   updateAssignmentIfUnset,
 } from './assignments.repository.js';
 
@@ -120,14 +121,14 @@ export async function giveConsent(
     { userId, experimentId, write: { kind: 'consent' }, session },
     {
       repeat: async ({ state }) => state.facts.assignment,
-      apply: async ({ trx, state, now }) => {
-        const iso = now.toISOString();
-        const written = await updateAssignmentIfUnset(trx, state.facts.assignment.id, 'consent_timestamp', {
-          consent_given: true,
-          consent_timestamp: iso,
-          updated_at: iso,
-        });
-        return { result: written ?? state.facts.assignment, event: { type: 'consented' } };
+      apply: async ({ trx, state, now, writeWithEvent }) => {
+        const [written] = await writeWithEvent(
+          assignmentConsentUpdate(trx, state.facts.assignment.id, now.toISOString()),
+          { type: 'consented' },
+        );
+        // The row is locked and its facts say no consent yet: the update found it.
+        if (!written) throw new Error('consent could not be recorded');
+        return { result: written, eventWritten: true };
       },
     },
   );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Assignment, CompletionStatus, GeneratedCredential } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { NO_PARTICIPATION } from './access.js';
 import { assignmentOf, createExperiment, participantAt, send } from './journey.fixtures.js';
 
 type ErrorBody = { error: string; code: string };
@@ -380,11 +381,14 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       });
     });
 
-    it('refuses an unknown pathway with 400 and a missing assignment with 404', async () => {
+    it('refuses an unknown pathway with 400, a missing assignment and an unknown experiment with 404', async () => {
       const { experimentId } = await setup();
       const user = await createAndLogin(t());
       expect((await complete(user, experimentId, 'finished')).statusCode).toBe(400);
-      expect(expectJson<ErrorBody>(await complete(user, experimentId, 'confirm'), 404).code).toBe('NOT_FOUND');
+      const notJoined = expectJson<ErrorBody>(await complete(user, experimentId, 'confirm'), 404);
+      expect(notJoined).toMatchObject({ code: 'NOT_FOUND', error: NO_PARTICIPATION });
+      const unknown = expectJson<ErrorBody>(await complete(user, MISSING, 'confirm'), 404);
+      expect(unknown).toMatchObject({ code: 'NOT_FOUND', error: 'Experiment not found' });
     });
   });
 

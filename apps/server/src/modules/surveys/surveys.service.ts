@@ -2,12 +2,12 @@ import type { StudyDefinition, SurveySubmission, SurveyType } from '@studychat/c
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
-import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { EXPERIMENT_NOT_FOUND, experimentOrParticipationMissing } from '../experiments/experiments.service.js';
 import { parseJsonObject } from '../../db/values.js';
 import { journeyWrite, logAnswerChangeRefused, type StepEvent } from '../journey/journey.service.js';
 import type { JourneyWrite } from '../journey/journey-steps.js';
 import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
-import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
+import { findSurveyResponse, surveyResponseInsertOnce } from './surveys.repository.js';
 import { checkAnswers, checkPostAnswer } from './survey-questions.js';
 
 /** The journey write each survey is. */
@@ -45,15 +45,27 @@ export async function submitSurvey(
 ): Promise<{ id: string; created: boolean }> {
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
   assertSelfOrAdmin(requester, userId);
-  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   // The answers must fit the questions of the experiment's study (post: its one 1-7 answer under the post key).
   const study = await deps.studies(experimentId);
-  if (submission.survey_type === 'post') checkPostAnswer(study, submission.responses);
-  else checkAnswers(study, submission.survey_type, submission.responses);
+  try {
+    if (submission.survey_type === 'post') checkPostAnswer(study, submission.responses);
+    else checkAnswers(study, submission.survey_type, submission.responses);
+  } catch (refused) {
+    // An unknown experiment (checked against the built-in study) is 404 before its answers are judged.
+    if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+    throw refused;
+  }
 
   return journeyWrite<{ id: string; created: boolean }>(
     deps,
-    { userId, experimentId, write: SURVEY_WRITE[surveyType], session: requester.session },
+    {
+      userId,
+      experimentId,
+      write: SURVEY_WRITE[surveyType],
+      session: requester.session,
+      // Whether the experiment exists is read only when there is no assignment (no statement per survey).
+      notJoined: experimentOrParticipationMissing(deps, experimentId),
+    },
     {
       repeat: async (ctx) => {
         const first = await findSurveyResponse(ctx.trx, userId, experimentId, surveyType);
@@ -66,9 +78,9 @@ export async function submitSurvey(
         });
         return { id: first.id, created: false };
       },
-      apply: async ({ trx, state, now }) => {
+      apply: async ({ trx, state, now, writeWithEvent }) => {
         const id = deps.newId();
-        const inserted = await insertSurveyResponseOnce(trx, {
+        const insert = surveyResponseInsertOnce(trx, {
           id,
           user_id: userId,
           experiment_id: experimentId,
@@ -77,9 +89,11 @@ export async function submitSurvey(
           responses: JSON.stringify(submission.responses),
           created_at: now.toISOString(),
         });
-        // The participant's row is locked, so no other response of this type can have been stored meanwhile.
-        if (!inserted) throw conflict('The survey response could not be stored. Please try again.');
-        return { result: { id, created: true }, event: surveyEvent(submission, study) };
+        const inserted = await writeWithEvent(insert, surveyEvent(submission, study));
+        // The participant's row is locked, so no other response of this type can have been stored meanwhile;
+        // were one there, the thrown conflict rolls the event back.
+        if (inserted.length === 0) throw conflict('The survey response could not be stored. Please try again.');
+        return { result: { id, created: true }, eventWritten: true };
       },
     },
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { NO_PARTICIPATION } from '../participants/access.js';
 import {
   chatRounds,
   createExperiment,
@@ -159,8 +160,12 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     const forged = await submit(bob, experimentId, 'entry', { choice: 'confirm' }, alice.id);
     expect(expectJson<ErrorBody>(forged, 403).code).toBe('FORBIDDEN');
     expect(await storedResponses(alice.id, experimentId)).toHaveLength(0);
-    const unknown = await submit(alice, '00000000-0000-4000-8000-000000000000', 'entry', { choice: 'confirm' });
-    expect(unknown.statusCode).toBe(404);
+    const nowhere = '00000000-0000-4000-8000-000000000000';
+    const unknown = await submit(alice, nowhere, 'entry', { choice: 'confirm' });
+    expect(expectJson<ErrorBody>(unknown, 404).error).toBe('Experiment not found');
+    // Answers that fit no study's questions: still 404 for an experiment that does not exist.
+    const unfit = await submit(alice, nowhere, 'entry', { nothing: 'here' });
+    expect(expectJson<ErrorBody>(unfit, 404).error).toBe('Experiment not found');
     // An admin may record on a participant's behalf.
     expectJson(await submit(admin, experimentId, 'entry', { choice: 'questions' }, alice.id), 200);
   });
@@ -179,7 +184,8 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     await refused(joined, 'entry', { choice: 'confirm' }, 'consent', /not given your consent/);
 
     const stranger = await createAndLogin(t());
-    expect((await submit(stranger, experimentId, 'entry', { choice: 'confirm' })).statusCode).toBe(404);
+    const notJoined = expectJson<ErrorBody>(await submit(stranger, experimentId, 'entry', { choice: 'confirm' }), 404);
+    expect(notJoined.error).toBe(NO_PARTICIPATION);
 
     const confirmed = await participantAt(t(), experimentId, 'confirm');
     await refused(confirmed, 'baseline', { vaccination_intention: '4' }, 'confirm_exit', /only your completion code/);
