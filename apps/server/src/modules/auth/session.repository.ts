@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';
 import type { ActiveSession, SessionProbe } from './session-check.js';
@@ -20,13 +21,23 @@ export async function findActiveSession(
   id: string,
   now: string,
 ): Promise<{ userId: string; restricted: boolean; expiresAt: string } | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .select(['user_id', 'restricted', 'expires_at'])
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  // Built once per dialect (db/compiled-once.ts): the session check of most authenticated requests.
+  const { rows } = await db.executeQuery(
+    compiledOnce(
+      db,
+      'activeSession',
+      (sessionId, at) =>
+        db
+          .selectFrom('sessions')
+          .select(['user_id', 'restricted', 'expires_at'])
+          .where('id', '=', sessionId)
+          .where('revoked_at', 'is', null)
+          .where('expires_at', '>', at)
+          .compile(),
+      [id, now],
+    ),
+  );
+  const row = rows[0];
   return row && { userId: row.user_id, restricted: toBool(row.restricted), expiresAt: toIso(row.expires_at) };
 }
 

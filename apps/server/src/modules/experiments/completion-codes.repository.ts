@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { PATHWAY_CODE_KEY, PATHWAYS, type CodeKey, type CompletionCodes, type Pathway } from '@studychat/contracts';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB } from '../../db/schema.js';
 
 // Completion codes, one row per experiment and pathway (docs/decisions/0046). The API names them by the
@@ -32,13 +33,22 @@ export async function findCompletionCode(
   experimentId: string,
   pathway: Pathway,
 ): Promise<string | null> {
-  const row = await db
-    .selectFrom('completion_codes')
-    .select('code')
-    .where('experiment_id', '=', experimentId)
-    .where('pathway', '=', pathway)
-    .executeTakeFirst();
-  return row?.code ?? null;
+  // Built once per dialect (db/compiled-once.ts): read on each completion code request.
+  const { rows } = await db.executeQuery(
+    compiledOnce(
+      db,
+      'completionCode',
+      (id, path) =>
+        db
+          .selectFrom('completion_codes')
+          .select('code')
+          .where('experiment_id', '=', id)
+          .where('pathway', '=', path)
+          .compile(),
+      [experimentId, pathway],
+    ),
+  );
+  return rows[0]?.code ?? null;
 }
 
 /** Sets (inserts or replaces) the code of each pathway given. */

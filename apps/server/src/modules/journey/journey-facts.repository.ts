@@ -4,7 +4,6 @@ import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
 import type { AssignmentRow, ChatMessageRow, DB, SectionViewRow } from '../../db/schema.js';
 import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
 import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
-import { lockAssignment } from '../participants/assignments.repository.js';
 
 // The participant's journey facts (assignment, survey responses, section records, chat thread and its
 // messages) in one statement: the related rows come back as JSON arrays in columns of the assignment's row
@@ -66,7 +65,7 @@ function factsStatement(
 
 /**
  * The participant's facts in one experiment, one statement; undefined before they joined. Inside a
- * PostgreSQL transaction, lock the assignment first (lockAssignment) and read the facts after it: a
+ * PostgreSQL transaction, lock the assignment first (lockJourneyFacts does) and read the facts after it: a
  * statement that waits for a row lock reads other tables as they were when it started. With a probe it also
  * reads the caller's session (a folded session check, modules/auth/session-check.ts).
  */
@@ -115,8 +114,22 @@ export async function lockJourneyFacts(
   experimentId: string,
   probe: SessionProbe | null = null,
 ): Promise<JourneyFactRows | undefined> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter && !(await lockAssignment(trx, userId, experimentId))) {
-    return undefined;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    // The assignment's row locked (its id only: the facts read after it returns the row). Built once.
+    const lock = compiledOnce(
+      trx,
+      'journeyLock',
+      (u, e) =>
+        trx
+          .selectFrom('assignments')
+          .select('id')
+          .where('user_id', '=', u)
+          .where('experiment_id', '=', e)
+          .forUpdate()
+          .compile(),
+      [userId, experimentId],
+    );
+    if ((await trx.executeQuery(lock)).rows.length === 0) return undefined;
   }
   return readJourneyFacts(trx, userId, experimentId, probe);
 }
