@@ -4,8 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
 import { buildConfig, parseEnv } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
@@ -53,6 +55,10 @@ export interface ChatBenchResult {
     peak: { rss: number; heapUsed: number };
     after: { rss: number; heapUsed: number };
   };
+  /** Where the server's delay comes from: its event loop, GC pauses, statements on the loop (SQLite). */
+  server: ServerProbes;
+  /** Added latency of the tokens written in the first 2 s (chats starting) and after. */
+  phases: ClientReport['phases'];
 }
 
 export interface ChatBenchOptions {
@@ -75,6 +81,8 @@ interface ClientsInput {
 
 interface ClientReport {
   latencies: { p50: number; p99: number; max: number };
+  /** Tokens written in the first 2 s of the run (the chats starting) and after. */
+  phases: { start: Summary; streaming: Summary };
   measured: number;
   failed: number;
 }
@@ -93,6 +101,102 @@ function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return Math.round((sorted[Math.max(0, index)] ?? 0) * 1000) / 1000;
+}
+
+interface Summary {
+  p50: number;
+  p99: number;
+  max: number;
+  n: number;
+}
+
+const summary = (values: number[]): Summary => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: percentile(sorted, 100), n: sorted.length };
+};
+
+export interface ServerProbes {
+  /** The server's event loop delay while the chats streamed (monitorEventLoopDelay, 1 ms resolution), in ms. */
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Garbage collection pauses in the server process. */
+  gc: { count: number; totalMs: number; maxMs: number; over3Ms: string[] };
+  /** SQLite only: statements run synchronously on the loop, in ms, and the slowest kinds. */
+  sqliteStatements?: {
+    count: number;
+    totalMs: number;
+    p99Ms: number;
+    maxMs: number;
+    slowest: { sql: string; ms: number }[];
+    /** Every statement over 3 ms: its kind and time. */
+    over3Ms: string[];
+  };
+}
+
+/** Event loop delay, GC pauses and (SQLite) the time each statement holds the loop, while the chats stream. */
+function startProbes(sqlite: unknown): { stop: () => ServerProbes } {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const gc = { count: 0, totalMs: 0, maxMs: 0, over3Ms: [] as string[] };
+  const kinds: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count += 1;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
+      if (entry.duration > 3) gc.over3Ms.push(`${kinds[kind] ?? kind} ${entry.duration.toFixed(1)}`);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const timings: { sql: string; ms: number }[] = [];
+  const restore: (() => void)[] = [];
+  if (sqlite) {
+    // better-sqlite3 runs on the loop: time every statement's run/all/iterate (bench only).
+    const probe = new BetterSqlite3(':memory:');
+    const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+    probe.close();
+    for (const name of ['run', 'all', 'get']) {
+      const original = proto[name] as (this: { source: string }, ...args: unknown[]) => unknown;
+      proto[name] = function (this: { source: string }, ...args: unknown[]) {
+        const t0 = performance.now();
+        try {
+          return original.apply(this, args);
+        } finally {
+          timings.push({ sql: this.source, ms: performance.now() - t0 });
+        }
+      };
+      restore.push(() => (proto[name] = original));
+    }
+  }
+  const ms = (ns: number) => Math.round(ns / 1e3) / 1e3;
+  return {
+    stop() {
+      loop.disable();
+      observer.disconnect();
+      for (const undo of restore) undo();
+      const result: ServerProbes = {
+        eventLoopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+        gc: { ...gc, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 1000) / 1000 },
+      };
+      if (sqlite) {
+        const s = summary(timings.map((t) => t.ms));
+        const bySql = new Map<string, number>();
+        for (const t of timings) bySql.set(t.sql, Math.max(bySql.get(t.sql) ?? 0, t.ms));
+        result.sqliteStatements = {
+          count: s.n,
+          totalMs: Math.round(timings.reduce((a, t) => a + t.ms, 0)),
+          p99Ms: s.p99,
+          maxMs: s.max,
+          slowest: [...bySql]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 4)
+            .map(([sql, max]) => ({ sql: sql.slice(0, 80), ms: Math.round(max * 1000) / 1000 })),
+          over3Ms: timings.filter((t) => t.ms > 3).map((t) => `${t.sql.slice(0, 30)} ${t.ms.toFixed(1)}`),
+        };
+      }
+      return result;
+    },
+  };
 }
 
 /** Runs `chat-stream.ts <role>` in its own process; it prints one JSON line when ready, and a second when done. */
@@ -162,6 +266,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         // One statement saves the text of every streaming reply that grew (chat/partial-saver.ts).
         if (/^update "chat_messages" set "content" = case /.test(statement)) partialSaves += 1;
       };
+      const probes = startProbes(database.dialect === 'sqlite' ? database : undefined);
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
       const clients = spawnRole('clients', { mode: 'app', port, targets } satisfies ClientsInput);
@@ -169,6 +274,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
       const report = await nextJson<ClientReport>(clients.lines, 'clients');
       const durationMs = Math.round(performance.now() - started);
       const cpu = process.cpuUsage(cpuBefore);
+      const server = probes.stop();
       const statements = { total: database.queries.count - statementsBefore, partialSaves };
       database.queries.onQuery = undefined;
       clearInterval(sampler);
@@ -198,6 +304,8 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         serverCpuMs: Math.round((cpu.user + cpu.system) / 1000),
         statements,
         memoryMb: { before, peak, after },
+        server,
+        phases: report.phases,
       };
     } finally {
       await app.close();
@@ -314,7 +422,13 @@ function tokenText(payload: string): string | undefined {
 }
 
 /** Streams one chat (or one direct provider stream) and records each token's delay; false if it failed. */
-function streamOne(input: ClientsInput, target: ClientTarget, agent: Agent, latencies: number[]): Promise<boolean> {
+function streamOne(
+  input: ClientsInput,
+  target: ClientTarget,
+  agent: Agent,
+  latencies: number[],
+  writtenAt: number[],
+): Promise<boolean> {
   const direct = input.mode === 'direct';
   return new Promise<boolean>((resolve) => {
     let buffer = '';
@@ -340,7 +454,11 @@ function streamOne(input: ClientsInput, target: ClientTarget, agent: Agent, late
             if (payload === '[DONE]') done = true;
             else {
               const text = tokenText(payload);
-              if (text) latencies.push(readAt - Number.parseFloat(text));
+              if (text) {
+                const written = Number.parseFloat(text);
+                latencies.push(readAt - written);
+                writtenAt.push(written);
+              }
             }
             end = buffer.indexOf('\n\n');
           }
@@ -365,16 +483,22 @@ async function clientsRole(): Promise<void> {
   const input = JSON.parse(await readStdin()) as ClientsInput;
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const latencies: number[] = [];
+  const writtenAt: number[] = [];
+  const startedAt = wallClockMs();
   const spreadMs = START_SPREAD_MS / Math.max(1, input.targets.length);
   const results = await Promise.all(
     input.targets.map(async (target, i) => {
       await new Promise((resolve) => setTimeout(resolve, i * spreadMs));
-      return streamOne(input, target, agent, latencies);
+      return streamOne(input, target, agent, latencies, writtenAt);
     }),
   );
+  const start: number[] = [];
+  const streaming: number[] = [];
+  latencies.forEach((latency, i) => ((writtenAt[i] ?? 0) - startedAt < 2000 ? start : streaming).push(latency));
   latencies.sort((a, b) => a - b);
   const report: ClientReport = {
     latencies: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+    phases: { start: summary(start), streaming: summary(streaming) },
     measured: latencies.length,
     failed: results.filter((ok) => !ok).length,
   };
