@@ -28,13 +28,14 @@ describe.each(TEST_DIALECTS)('chat recovery on %s', (dialect) => {
   };
 
   /**
-   * The process saves the text a moment after the token that triggers it (partial-saver.ts, one statement for
-   * every streaming reply, run after any save before it): reads the row until that save has landed, a bounded
-   * number of times (no clock, no sleeping).
+   * The process saves the text a moment after the token that triggers it (partial-saver.ts, in a later turn of
+   * the event loop, after any save before it): reads the row until that save has landed, a bounded number of
+   * times, letting the loop turn between reads (no clock, no sleeping).
    */
   async function savedText(threadId: string, expected: string): Promise<void> {
     for (let read = 0; read < 200; read++) {
       if ((await chat.storedMessages(threadId)).at(-1)?.content === expected) return;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -12,7 +12,7 @@ import {
   type ChatContext,
 } from './chat.service.js';
 import { openEventStream, type StreamOptions } from './chat.stream.js';
-import { PartialSaver } from './partial-saver.js';
+import { PartialSaver, SAVES_PER_STATEMENT } from './partial-saver.js';
 import { recordBlockedPaste } from './paste.service.js';
 
 /** A reply lease lapses this long after its last renewal: a crashed holder is noticed within it. */
@@ -36,8 +36,12 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     defaults: ctx.config.chatLimits,
     leaseMs: REPLY_LEASE_MS,
     renewMs: LEASE_RENEW_MS,
-    saver: new PartialSaver(ctx.deps.database.db, ctx.deps.clock, PERSIST_MS, (error) =>
-      app.log.error({ err: error }, 'could not save the replies so far'),
+    saver: new PartialSaver(
+      ctx.deps.database.db,
+      ctx.deps.clock,
+      PERSIST_MS,
+      (error) => app.log.error({ err: error }, 'could not save the replies so far'),
+      SAVES_PER_STATEMENT[ctx.deps.database.dialect],
     ),
     pollMs: INITIAL_POLL_MS,
     // A live first request may take as long as the model's time-out after its retries.

@@ -54,14 +54,14 @@ async function streamingReplies(database: Database, count: number): Promise<stri
 }
 
 describe.each(TEST_DIALECTS)('partial reply saves on %s', (dialect) => {
-  async function setUp(count: number) {
+  async function setUp(count: number, perStatement?: number) {
     const database = await createTestDatabase(dialect);
     const ids = await streamingReplies(database, count);
     const clock = new TestClock();
     const errors: unknown[] = [];
     const statements: string[] = [];
     database.queries.onQuery = (statement) => statements.push(statement);
-    const saver = new PartialSaver(database.db, clock.fn, 1000, (error) => errors.push(error));
+    const saver = new PartialSaver(database.db, clock.fn, 1000, (error) => errors.push(error), perStatement);
     const contents = async () => {
       const rows = await database.db.selectFrom('chat_messages').select(['id', 'content']).execute();
       return ids.map((id) => rows.find((r) => r.id === id)?.content);
@@ -125,6 +125,31 @@ describe.each(TEST_DIALECTS)('partial reply saves on %s', (dialect) => {
       await saver.forget(a);
       expect(await contents()).toEqual(['One two three.', 'Un deux ']);
     } finally {
+      await database.close();
+    }
+  });
+
+  it('splits a large save into statements of a few replies, each in its own turn of the event loop', async () => {
+    const { database, ids, clock, errors, statements, saver, contents } = await setUp(7, 3);
+    try {
+      for (const id of ids) saver.note(id, `text of ${id}`);
+      clock.advance(1000);
+      // A token arriving while the first statement runs (a macrotask) is served before the next statement.
+      const events: string[] = [];
+      database.queries.onQuery = (statement) => {
+        if (statements.length === 0) setImmediate(() => events.push('token'));
+        statements.push(statement);
+        events.push('statement');
+      };
+      saver.note(ids[0] ?? '', 'grown');
+      await saver.forget('none');
+      expect(statements).toHaveLength(3);
+      expect(statements.map((s) => s.match(/when/g)?.length)).toEqual([3, 3, 1]);
+      expect(events).toEqual(['statement', 'token', 'statement', 'statement']);
+      expect(await contents()).toEqual(ids.map((id, i) => (i === 0 ? 'grown' : `text of ${id}`)));
+      expect(errors).toEqual([]);
+    } finally {
+      database.queries.onQuery = undefined;
       await database.close();
     }
   });

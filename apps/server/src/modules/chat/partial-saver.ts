@@ -2,8 +2,16 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { updateStreamingContents } from './chat.repository.js';
 
-/** Replies one statement saves at most (two parameters each, well inside both databases' limits). */
-const MAX_PER_STATEMENT = 500;
+/**
+ * Replies one statement saves at most. On SQLite a statement runs on the event loop and holds every stream
+ * while it runs, and its `case id when ...` costs more than linearly: 200 replies in one statement held the loop
+ * 6-17 ms, 25 replies about 0.2 ms (docs/decisions/0065). On PostgreSQL the statement runs in the database, so one
+ * statement a save is kept (two parameters a reply, well inside its limit).
+ */
+export const SAVES_PER_STATEMENT = { sqlite: 25, postgres: 500 } as const;
+
+/** Lets the event loop serve what is waiting (tokens, requests) between two statements of one save. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface Entry {
   text: string;
@@ -11,9 +19,10 @@ interface Entry {
 }
 
 /**
- * The process's saves of the replies being streamed (docs/decisions/0014, 0058): the first token to arrive
+ * The process's saves of the replies being streamed (docs/decisions/0014, 0058, 0065): the first token to arrive
  * once `intervalMs` has passed on the app's clock since the last save writes the text of every reply that grew
- * meanwhile, in one statement, instead of one statement per reply. So a crash loses at most the text that
+ * meanwhile, in one statement (on SQLite, a statement per 25 replies, each in its own turn of the event loop),
+ * instead of one statement per reply. So a crash loses at most the text that
  * arrived within `intervalMs` before the last token the process received (plus a save in flight). Saves run
  * one after another, so an older text never overwrites a newer one; the statement writes only rows still
  * `streaming`, so it never overwrites a finished reply.
@@ -28,13 +37,19 @@ export class PartialSaver {
     private readonly clock: () => Date,
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void,
+    /** Replies a statement saves at most; the statements of one save run in turns of the event loop of their own. */
+    private readonly perStatement: number = SAVES_PER_STATEMENT.postgres,
   ) {
     this.savedAt = clock().getTime();
   }
 
   /** The reply's whole text so far; saves every grown reply if the interval has passed. */
   note(messageId: string, text: string): void {
-    this.replies.set(messageId, { text, dirty: true });
+    const entry = this.replies.get(messageId);
+    if (entry) {
+      entry.text = text;
+      entry.dirty = true;
+    } else this.replies.set(messageId, { text, dirty: true });
     if (this.clock().getTime() - this.savedAt >= this.intervalMs) this.save();
   }
 
@@ -54,8 +69,10 @@ export class PartialSaver {
     }
     if (batch.length === 0) return;
     this.saving = this.saving.then(async () => {
-      for (let i = 0; i < batch.length; i += MAX_PER_STATEMENT) {
-        const part = batch.slice(i, i + MAX_PER_STATEMENT);
+      for (let i = 0; i < batch.length; i += this.perStatement) {
+        const part = batch.slice(i, i + this.perStatement);
+        // Each statement in a turn of its own: tokens that arrived meanwhile are sent first.
+        await nextTurn();
         try {
           await updateStreamingContents(this.db, part);
         } catch (error) {
