@@ -219,10 +219,21 @@ test('a prompt and a question edited through the forms are saved as the new vers
   await expect(json).toHaveValue(/"systemPrompt": "You are a careful assistant\. Answer in two sentences\."/);
   await expect(page.getByText('Unsaved changes')).toBeVisible();
 
-  // Leaving with unsaved changes asks first; dismissing stays on the page.
-  page.once('dialog', (dialog) => void dialog.dismiss());
+  // Leaving with unsaved changes asks first, by a link or the browser's Back button; Stay keeps the draft.
+  const leaveDialog = page.getByRole('dialog', { name: 'Discard the unsaved changes to this study version?' });
   await page.getByRole('link', { name: /Back to Study versions/ }).click();
+  await leaveDialog.getByRole('button', { name: 'Stay' }).click();
   await expect(page.getByLabel('Label', { exact: true })).toHaveValue(label);
+  const editorUrl = page.url();
+  await page.goBack();
+  await expect(leaveDialog).toBeVisible();
+  await expect(page).toHaveURL(editorUrl);
+  await leaveDialog.getByRole('button', { name: 'Stay' }).click();
+  await expect(leaveDialog).toBeHidden();
+  await expect(page.getByLabel('Label', { exact: true })).toHaveValue(label);
+  await expect(page.getByLabel('System prompt (mmr condition)')).toHaveValue(
+    'You are a careful assistant. Answer in two sentences.',
+  );
 
   await page.getByRole('button', { name: 'Save version' }).click();
   await expect(page.getByText('Saved.')).toBeVisible();
@@ -238,7 +249,11 @@ test('a prompt and a question edited through the forms are saved as the new vers
     'You are a careful assistant. Answer in two sentences.',
   );
   await expect(page.getByLabel('Temperature (mmr condition)')).toHaveValue('0.3');
-  await page.getByRole('link', { name: /Back to Study versions/ }).click();
+  // Back with a change not saved: Leave leaves it (the saved version stays as it was).
+  await page.getByLabel('Temperature (mmr condition)').fill('0.4');
+  await page.goBack();
+  await leaveDialog.getByRole('button', { name: 'Leave' }).click();
+  await expect(page).toHaveURL(/\/admin\/studies$/);
   await page.getByLabel('From').selectOption({ label: 'Built-in MMR study' });
   await page.getByLabel('To').selectOption({ label });
   const diff = page.getByLabel('Differences');

@@ -1,8 +1,10 @@
 import type { StudyDefinition } from '@studychat/contracts/web';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { BrowserRouter, Link, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch, renderPage } from '../test-utils';
+import { json, mockFetch, renderPage, signInAs } from '../test-utils';
 import { draftVersion, VERSION_ID } from './study-fixture';
 import { StudyEditorPage } from './StudyEditorPage';
 
@@ -201,17 +203,66 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Save version' })).toBeDisabled();
   });
 
-  it('asks before leaving with unsaved changes, and stays when told to', async () => {
-    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+  it('asks in a dialog before a link or Clone leaves unsaved changes: Stay keeps the draft, Leave leaves', async () => {
+    const calls = mockFetch({
+      [`GET ${url}`]: () => json(200, draftVersion()),
+      [`POST ${url}/clone`]: () => json(201, draftVersion({ id: '22222222-2222-4222-8222-222222222222' })),
+    });
+    const confirm = vi.spyOn(window, 'confirm');
     const user = userEvent.setup();
     show();
     await user.type(await screen.findByLabelText('Label'), ' v2');
     await user.click(screen.getByRole('link', { name: /Back to Study versions/ }));
-    expect(confirm).toHaveBeenCalledWith('Discard the unsaved changes to this study version?');
+    const dialog = screen.getByRole('dialog', { name: 'Discard the unsaved changes to this study version?' });
+    expect(within(dialog).getByRole('button', { name: 'Stay' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Label')).toHaveValue('Draft A v2');
+
     await user.click(screen.getByRole('button', { name: 'Clone this version' }));
-    expect(confirm).toHaveBeenCalledTimes(2);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.some((c) => c.url.endsWith('/clone'))).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Clone this version' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Leave' }));
+    await waitFor(() => expect(calls.some((c) => c.url.endsWith('/clone'))).toBe(true));
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it("guards the browser's Back button: the dialog shows, Stay keeps the draft, Leave goes back", async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    signInAs('admin');
+    // An earlier test's editor (in a memory router) has stepped off its copy of the entry in jsdom's history.
+    await waitFor(() => expect(window.history.state).toBeNull());
+    window.history.replaceState(null, '', '/admin/studies');
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={client}>
+        <BrowserRouter>
+          <Routes>
+            <Route path="/admin/studies" element={<Link to={`/admin/studies/${VERSION_ID}`}>The list</Link>} />
+            <Route path="/admin/studies/:id" element={<StudyEditorPage />} />
+          </Routes>
+        </BrowserRouter>
+      </QueryClientProvider>,
+    );
+    await user.click(screen.getByRole('link', { name: 'The list' }));
+    await user.type(await screen.findByLabelText('Label'), ' v2');
+
+    window.history.back();
+    const dialog = await screen.findByRole('dialog', { name: 'Discard the unsaved changes to this study version?' });
+    expect(window.location.pathname).toBe(`/admin/studies/${VERSION_ID}`);
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(screen.getByLabelText('Label')).toHaveValue('Draft A v2');
+
+    window.history.back();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave' }));
+    expect(await screen.findByRole('link', { name: 'The list' })).toBeInTheDocument();
+    expect(window.location.pathname).toBe('/admin/studies');
+    // Forward returns to the editor, read again from the server (the draft was discarded).
+    window.history.forward();
+    expect(await screen.findByLabelText('Label')).toHaveValue('Draft A');
   });
 
   it('shows the built-in study read-only, and to an analyst every version', async () => {

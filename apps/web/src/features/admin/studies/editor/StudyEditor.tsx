@@ -13,7 +13,8 @@ import { IssueSummary } from './IssueSummary';
 import { JsonView } from './JsonView';
 import { hasForm, StudyForms } from './StudyForms';
 import { useLiveIssues } from './use-live-issues';
-import { DISCARD_QUESTION, useUnsavedGuard } from './use-unsaved-guard';
+import { LeaveDialog } from './LeaveDialog';
+import { leavingOptions, useUnsavedGuard } from './use-unsaved-guard';
 import { useStudyDraft } from './use-study-draft';
 
 /** One version's definition as forms and as JSON (one draft), saved as a whole; the server checks it. */
@@ -29,7 +30,7 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const jsonId = useId();
   const editable = canEdit() && !version.locked && !version.is_default;
-  useUnsavedGuard(editable && draft.dirty);
+  const guard = useUnsavedGuard(editable && draft.dirty);
   const live = useLiveIssues(draft.text, editable);
   const issues = useMemo(
     () => (refused?.text === draft.text ? refused.issues : (live?.issues ?? [])),
@@ -81,12 +82,17 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
   };
 
   const cloneVersion = () => {
-    if (draft.dirty && editable && !window.confirm(DISCARD_QUESTION)) return;
-    clone.mutate({ id: version.id }, { onSuccess: (created) => void navigate(`/admin/studies/${created.id}`) });
+    guard.ask(() =>
+      clone.mutate(
+        { id: version.id },
+        { onSuccess: (created) => void navigate(`/admin/studies/${created.id}`, leavingOptions()) },
+      ),
+    );
   };
 
   return (
     <>
+      <LeaveDialog guard={guard} />
       {canEdit() && (
         <Button variant="secondary" disabled={clone.isPending} onClick={cloneVersion}>
           Clone this version
