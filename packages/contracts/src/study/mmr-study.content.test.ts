@@ -21,7 +21,7 @@ describe('MMR study content (spec sections 2 and 9)', () => {
     expect(mmr).toContain('2023-24');
     const table = mmrStudyContent.conditions.mmr.sections.flatMap((s) => s.blocks).find((b) => b.table)?.table;
     expect(table?.caption).toContain('per 100,000');
-    const values = Object.fromEntries(table?.rows.map(([label, value]) => [label.toLowerCase(), value]) ?? []);
+    const values = Object.fromEntries(table?.rows.map(([label = '', value]) => [label.toLowerCase(), value]) ?? []);
     const find = (needle: string) => Object.entries(values).find(([label]) => label.includes(needle))?.[1];
     expect(find('febrile seizure')).toBe('42');
     expect(find('allergic')).toBe('About 1');

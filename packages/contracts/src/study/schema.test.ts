@@ -32,6 +32,29 @@ describe('StudyDefinitionSchema', () => {
     );
   });
 
+  it("takes a block's table of 1 to 6 columns, each row one cell per column", () => {
+    const three = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    three.consent.blocks[0].table = {
+      caption: 'Risks',
+      columns: ['Event', 'MMR', 'Measles'],
+      rows: [['Fever', '1', '2']],
+    };
+    expect(validateStudyDefinition(three).ok).toBe(true);
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.consent.blocks[0].table = {
+      caption: 'Risks',
+      columns: ['Event', 'MMR'],
+      rows: [['Fever', '1', '2'], ['Rash']],
+    };
+    bad.consent.blocks[1].table = { caption: 'Risks', columns: ['1', '2', '3', '4', '5', '6', '7'], rows: [] };
+    const result = validateStudyDefinition(bad);
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual([
+      'consent.blocks.0.table.rows.0',
+      'consent.blocks.0.table.rows.1',
+      'consent.blocks.1.table.columns',
+    ]);
+  });
+
   it('refuses a condition without sections and a missing condition', () => {
     const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     bad.conditions.mmr.sections = [];

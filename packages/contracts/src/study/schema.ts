@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FreeText, LineText } from '../text.js';
-import type { ContentBlock, StudyDefinition, StudyIssue } from './types.js';
+import { TABLE_MAX_COLUMNS, type ContentBlock, type StudyDefinition, type StudyIssue } from './types.js';
 import { MARKDOWN_MAX_CHARS, markdownProblems } from './markdown.js';
 import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
@@ -29,10 +29,20 @@ export const ContentBlockSchema = z
     table: z
       .object({
         caption: Line(500),
-        columns: z.tuple([Line(200), Line(200)]),
-        rows: z.array(z.tuple([Line(500), Line(500)])).max(50),
+        columns: z.array(Line(200)).min(1, 'a table needs at least one column').max(TABLE_MAX_COLUMNS),
+        rows: z.array(z.array(Line(500))).max(50),
       })
       .strict()
+      .superRefine((table, ctx) => {
+        table.rows.forEach((row, r) => {
+          if (row.length !== table.columns.length)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['rows', r],
+              message: `must have one cell per column (${table.columns.length})`,
+            });
+        });
+      })
       .optional(),
   })
   .strict()

@@ -6,14 +6,20 @@ import type { StudyPathways } from './pathways.js';
  * A block of readable study text: a heading, paragraphs and optional bullet lists; or Markdown alone
  * (docs/decisions/0052), which the web renders without HTML, images or links other than http(s) and mailto.
  */
+/** The most columns a block's table has (the schema's limit; the editor's "Add column" stops there). */
+export const TABLE_MAX_COLUMNS = 6;
+
 export interface ContentBlock {
   /** Markdown (CommonMark with GFM tables), instead of the other fields; the renderer loads on demand. */
   markdown?: string;
   heading?: string;
   paragraphs?: string[];
   bullets?: string[];
-  /** A small table, e.g. the risk panel (per 100,000). */
-  table?: { caption: string; columns: [string, string]; rows: [string, string][] };
+  /**
+   * A small table, e.g. the risk panel (per 100,000): 1 to 6 columns, each row one cell per column; the first
+   * cell of a row is its heading (docs/decisions/0062).
+   */
+  table?: { caption: string; columns: string[]; rows: string[][] };
 }
 
 export interface StaticSection {

@@ -33,9 +33,9 @@ export function ContentBlocks({ blocks, headingLevel = 2 }: { blocks: ContentBlo
                 <tr className="bg-slate-100">
                   {block.table.columns.map((column, i) => (
                     <th
-                      key={column}
+                      key={i}
                       scope="col"
-                      className={`border border-slate-200 px-3 py-2 font-semibold ${i === 1 ? 'text-right' : ''}`}
+                      className={`border border-slate-200 px-3 py-2 font-semibold ${i > 0 ? 'text-right' : ''}`}
                     >
                       {column}
                     </th>
@@ -43,14 +43,19 @@ export function ContentBlocks({ blocks, headingLevel = 2 }: { blocks: ContentBlo
                 </tr>
               </thead>
               <tbody>
-                {block.table.rows.map(([label, value]) => (
-                  <tr key={label} className="even:bg-slate-50">
+                {block.table.rows.map(([label, ...values], r) => (
+                  <tr key={r} className="even:bg-slate-50">
                     <th scope="row" className="border border-slate-200 px-3 py-2 font-normal">
                       {label}
                     </th>
-                    <td className="border border-slate-200 px-3 py-2 text-right font-semibold whitespace-nowrap tabular-nums">
-                      {value}
-                    </td>
+                    {values.map((value, i) => (
+                      <td
+                        key={i}
+                        className="border border-slate-200 px-3 py-2 text-right font-semibold whitespace-nowrap tabular-nums"
+                      >
+                        {value}
+                      </td>
+                    ))}
                   </tr>
                 ))}
               </tbody>

@@ -177,6 +177,65 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(jsonView()).not.toHaveProperty('pathways');
   });
 
+  it("edits a block's table: cells named for their place, rows and columns added, moved and removed", async () => {
+    // The mmr condition's third section (the risk panel) alone, so the form re-renders quickly in jsdom.
+    const version = draftVersion();
+    const { mmr } = version.definition.conditions;
+    mmr.sections = mmr.sections.slice(2, 3);
+    mockFetch({
+      [`GET ${url}`]: () => json(200, version),
+      'POST /api/admin/study-versions/check': () =>
+        json(200, {
+          issues: [{ path: 'conditions.mmr.sections.0.blocks.3.table.rows.1.1', message: 'must not be empty' }],
+        }),
+    });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Sections: mmr condition');
+    const of = 'of the table in mmr section 1 block 4';
+    const table = () => jsonView().conditions.mmr.sections[0]?.blocks[3]?.table;
+    const cell = screen.getByLabelText(`Row 2, column 2 ${of}`);
+    expect(cell).toHaveValue('About 1');
+    await user.clear(cell);
+    // The server's issue on that cell lands on it, and the summary leads to it.
+    await waitFor(() => expect(cell).toHaveAttribute('aria-invalid', 'true'));
+    await user.click(within(screen.getByRole('alert')).getByRole('button', { name: /rows\.1\.1/ }));
+    await waitFor(() => expect(cell).toHaveFocus());
+    await user.type(cell, '2');
+
+    await user.click(screen.getByRole('button', { name: `Add column ${of}` }));
+    await user.type(screen.getByLabelText(`Heading of column 3 ${of}`), 'M');
+    await user.type(screen.getByLabelText(`Row 1, column 3 ${of}`), '9');
+    expect(table()?.columns).toEqual(['Event', 'Per 100,000 children', 'M']);
+    expect(table()?.rows.every((row) => row.length === 3)).toBe(true);
+    await user.click(screen.getByRole('button', { name: `Move column 3 left ${of}` }));
+    expect(table()?.columns).toEqual(['Event', 'M', 'Per 100,000 children']);
+    expect(table()?.rows[0]?.slice(1)).toEqual(['9', '42']);
+    await user.click(screen.getByRole('button', { name: `Remove column 3 ${of}` }));
+    expect(table()?.columns).toEqual(['Event', 'M']);
+    expect(table()?.rows[1]).toEqual(['After the vaccine: severe allergic reaction', '']);
+
+    await user.click(screen.getByRole('button', { name: `Move row 2 up ${of}` }));
+    expect(table()?.rows[0]?.[0]).toBe('After the vaccine: severe allergic reaction');
+    await user.click(screen.getByRole('button', { name: `Remove row 1 ${of}` }));
+    expect(table()?.rows).toHaveLength(5);
+    const rows = screen.getByRole('group', { name: `Rows ${of}` });
+    await user.click(within(rows).getByRole('button', { name: 'Add row' }));
+    expect(table()?.rows.at(-1)).toEqual(['', '']);
+    await user.click(screen.getByRole('button', { name: 'Remove the table in mmr section 1 block 4' }));
+    expect(jsonView().conditions.mmr.sections[0]?.blocks[3]).not.toHaveProperty('table');
+  });
+
+  it('adds a table to a block that has none, two empty columns and one row to fill in', async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Consent');
+    await user.click(screen.getByRole('button', { name: 'Add a table to consent block 1' }));
+    await user.type(screen.getByLabelText('Row 1, column 1 of the table in consent block 1'), 'A');
+    expect(jsonView().consent.blocks[0]?.table).toEqual({ caption: '', columns: ['', ''], rows: [['A', '']] });
+  });
+
   it('keeps forms and JSON view one draft: a JSON edit shows in the forms; broken JSON hides them', async () => {
     mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
     const user = userEvent.setup();

@@ -1,15 +1,19 @@
 import { useDraft } from './draft-context';
 import { getAt, type Path } from './draft-path';
 import { TextInput } from './fields';
-import { ListEditor, TextList } from './ListEditor';
+import { ListEditor, SMALL_BUTTON, TextList } from './ListEditor';
+import { TableForm } from './TableForm';
+
+/** A new table: two columns, one row, for the researcher to fill in. */
+const newTable = () => ({ caption: '', columns: ['', ''], rows: [['', '']] });
 
 /**
  * Content blocks (consent, a section's text): each block's heading, paragraphs and bullets, or its Markdown
- * (a Markdown block has nothing else, docs/decisions/0052). A block's table (the risk panel) is edited in the
- * JSON view.
+ * (a Markdown block has nothing else, docs/decisions/0052), and its table (e.g. the risk panel). `place` names
+ * the list in the table's field labels ("mmr section 1" gives "… of the table in mmr section 1 block 2").
  */
-export function BlocksForm({ path, legend }: { path: Path; legend: string }) {
-  const { draft } = useDraft();
+export function BlocksForm({ path, legend, place }: { path: Path; legend: string; place: string }) {
+  const { draft, edit, readOnly } = useDraft();
   return (
     <ListEditor
       path={path}
@@ -35,6 +39,20 @@ export function BlocksForm({ path, legend }: { path: Path; legend: string }) {
               itemName="paragraph"
             />
             <TextList path={[...path, index, 'bullets']} legend={`Bullets of block ${index + 1}`} itemName="bullet" />
+            {getAt(draft, [...path, index, 'table']) !== undefined ? (
+              <TableForm path={[...path, index, 'table']} place={`${place} block ${index + 1}`} />
+            ) : (
+              !readOnly && (
+                <button
+                  type="button"
+                  className={SMALL_BUTTON}
+                  aria-label={`Add a table to ${place} block ${index + 1}`}
+                  onClick={() => edit([...path, index, 'table'], newTable())}
+                >
+                  Add table
+                </button>
+              )
+            )}
           </>
         )
       }

@@ -6,7 +6,7 @@ export function ConsentForm() {
   return (
     <>
       <TextInput path={['consent', 'title']} label="Consent page title" />
-      <BlocksForm path={['consent', 'blocks']} legend="Consent text" />
+      <BlocksForm path={['consent', 'blocks']} legend="Consent text" place="consent" />
       <TextInput path={['consent', 'contact']} label="Consent contact paragraph" rows={3} />
     </>
   );

@@ -4,7 +4,7 @@ import { fieldId, listAt, movedItem, withoutItem, type Path } from './draft-path
 import { FieldIssues } from './FieldIssues';
 import { TextInput } from './fields';
 
-const SMALL_BUTTON =
+export const SMALL_BUTTON =
   'min-h-9 rounded border border-slate-300 bg-white px-2 text-sm text-slate-800 hover:bg-slate-100 disabled:text-slate-400';
 
 /**
@@ -15,6 +15,7 @@ export function ListEditor({
   path,
   legend,
   itemName,
+  itemSuffix = '',
   newItem,
   more = [],
   children,
@@ -23,6 +24,8 @@ export function ListEditor({
   legend: string;
   /** e.g. "question": the buttons say "Move question 2 up". */
   itemName: string;
+  /** Added to the buttons' names, e.g. " of the table in mmr section 1 block 2". */
+  itemSuffix?: string;
   newItem: (list: unknown[]) => unknown;
   /** Other kinds of item to add, e.g. "Add Markdown block". */
   more?: { label: string; item: () => unknown }[];
@@ -50,7 +53,7 @@ export function ListEditor({
                 type="button"
                 className={SMALL_BUTTON}
                 disabled={index === 0}
-                aria-label={`Move ${itemName} ${index + 1} up`}
+                aria-label={`Move ${itemName} ${index + 1} up${itemSuffix}`}
                 onClick={() => edit(path, movedItem(list, index, index - 1))}
               >
                 Up
@@ -59,7 +62,7 @@ export function ListEditor({
                 type="button"
                 className={SMALL_BUTTON}
                 disabled={index === list.length - 1}
-                aria-label={`Move ${itemName} ${index + 1} down`}
+                aria-label={`Move ${itemName} ${index + 1} down${itemSuffix}`}
                 onClick={() => edit(path, movedItem(list, index, index + 1))}
               >
                 Down
@@ -67,7 +70,7 @@ export function ListEditor({
               <button
                 type="button"
                 className={SMALL_BUTTON}
-                aria-label={`Remove ${itemName} ${index + 1}`}
+                aria-label={`Remove ${itemName} ${index + 1}${itemSuffix}`}
                 onClick={() => edit(path, withoutItem(list, index))}
               >
                 Remove

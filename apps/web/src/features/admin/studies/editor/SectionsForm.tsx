@@ -40,7 +40,11 @@ export function SectionsForm({ condition }: { condition: Condition }) {
                 label={`Id of ${condition} section ${n}`}
                 hint="Lower-case letters, digits and dashes; unique in the condition (section records use it)."
               />
-              <BlocksForm path={[...sections, index, 'blocks']} legend={`Text of ${condition} section ${n}`} />
+              <BlocksForm
+                path={[...sections, index, 'blocks']}
+                legend={`Text of ${condition} section ${n}`}
+                place={`${condition} section ${n}`}
+              />
             </div>
           );
         }}

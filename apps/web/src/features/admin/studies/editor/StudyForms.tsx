@@ -33,7 +33,7 @@ const PARTS: { title: string; prefixes: string[]; form: ReactNode }[] = [
 export const hasForm = (path: string) => PARTS.some((part) => part.prefixes.some((prefix) => isUnder(path, prefix)));
 
 /**
- * The definition as forms, one disclosure per part. What has no form here (a block's table, the static-intro
+ * The definition as forms, one disclosure per part. What has no form here (the static-intro
  * and completion page texts) is edited in the JSON view, which always holds the whole definition.
  */
 export function StudyForms() {

@@ -36,9 +36,12 @@ export function TextInput({
   optional = false,
   hint,
   placeholder,
+  hiddenLabel,
 }: {
   path: Path;
   label: string;
+  /** The rest of the field's name, for screen readers only (e.g. " of the table in mmr section 3 block 4"). */
+  hiddenLabel?: string;
   rows?: number;
   optional?: boolean;
   hint?: string;
@@ -62,6 +65,7 @@ export function TextInput({
     <div>
       <label htmlFor={f.id} className="block text-sm font-medium text-slate-800">
         {label}
+        {hiddenLabel && <span className="sr-only">{hiddenLabel}</span>}
       </label>
       {hint && (
         <p id={hintId} className="text-sm text-slate-600">
