@@ -66,6 +66,8 @@ export const MonitorParticipant = z.object({
   chat_rounds: z.number().int(),
   tokens: z.number().int(),
   cost_usd: z.number(),
+  /** A "preview as participant" run (docs/decisions/0045): listed only with include_tests=true (0063). */
+  is_test: z.boolean(),
 });
 export type MonitorParticipant = z.infer<typeof MonitorParticipant>;
 
@@ -163,11 +165,24 @@ export const MonitorReply = z.object({
 });
 export type MonitorReply = z.infer<typeof MonitorReply>;
 
+/**
+ * `include_tests=true` adds the test runs ("preview as participant") to the participant list, marked
+ * `is_test`; the summary, funnel, spend and ratio check count real participants only either way (0063).
+ */
+export const MonitorQuery = z.object({ include_tests: z.enum(['true', 'false']).optional() });
+export type MonitorQuery = z.infer<typeof MonitorQuery>;
+
 export const HeartbeatReply = z.object({ ok: z.literal(true) });
 
 export const monitorRoutes = {
   /** The experiment's live monitor snapshot (admins and analysts). */
-  get: defineRoute({ method: 'GET', path: '/api/experiments/:id/monitor', params: IdParams, reply: MonitorReply }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/monitor',
+    params: IdParams,
+    query: MonitorQuery,
+    reply: MonitorReply,
+  }),
   /** Stale minutes and the target sample size (admins). */
   updateSettings: defineRoute({
     method: 'PUT',

@@ -67,7 +67,8 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 200, 200, 200, 200, 200],
   },
   'GET /api/experiments/:id/monitor': {
-    request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor` }),
+    // With the test runs listed (docs/decisions/0063): the fuller list, the same callers.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor?include_tests=true` }),
     expect: STAFF_READ,
   },
   'PUT /api/experiments/:id/monitor/settings': {

@@ -24,13 +24,15 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.addHook('onClose', async () => hub.close());
   const snapshots = new SnapshotCache(timing.snapshotMs, deps.clock);
 
-  route(app, monitorRoutes.get, staff, (request) =>
-    snapshots.get(
-      request.params.id,
+  route(app, monitorRoutes.get, staff, (request) => {
+    const includeTests = request.query.include_tests === 'true';
+    // The list with test runs is another snapshot: shared under its own key.
+    return snapshots.get(
+      includeTests ? `${request.params.id}+tests` : request.params.id,
       () => latestSeq(deps.database.db, request.params.id),
-      () => getMonitor(deps, request.params.id),
-    ),
-  );
+      () => getMonitor(deps, request.params.id, { includeTests }),
+    );
+  });
   route(
     app,
     monitorRoutes.updateSettings,

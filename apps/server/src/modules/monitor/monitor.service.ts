@@ -166,6 +166,7 @@ function toParticipant(loaded: Loaded, row: MonitorRow, now: number): MonitorPar
     chat_rounds: loaded.chatRounds,
     tokens: facts.tokens,
     cost_usd: Math.round(facts.costUsd * 1e6) / 1e6,
+    is_test: loaded.isTest,
   };
 }
 
@@ -191,8 +192,16 @@ async function classifyAll(deps: AppDeps, experimentId: string, settings: Monito
   }));
 }
 
-/** The monitor snapshot: summary, funnel, spend, ratio check and every participant, at the server's time. */
-export async function getMonitor(deps: AppDeps, experimentId: string): Promise<MonitorReply> {
+/**
+ * The monitor snapshot: summary, funnel, spend, ratio check and every participant, at the server's time. Test
+ * runs are in the participant list only when `includeTests` (marked is_test); every number counts real
+ * participants only (docs/decisions/0063).
+ */
+export async function getMonitor(
+  deps: AppDeps,
+  experimentId: string,
+  { includeTests = false }: { includeTests?: boolean } = {},
+): Promise<MonitorReply> {
   const { db } = deps.database;
   const settings = await requireSettings(deps.database, experimentId);
   // The position first: anything logged while the rest is read is announced again by the stream.
@@ -213,7 +222,7 @@ export async function getMonitor(deps: AppDeps, experimentId: string): Promise<M
     funnel: buildFunnel(items, loggedInNotJoined),
     spend: buildSpend(facts, settings.target_sample_size, previews),
     srm: buildSrm(facts),
-    participants: items.map((i) => toParticipant(i.loaded, i.row, now.getTime())),
+    participants: (includeTests ? all : items).map((i) => toParticipant(i.loaded, i.row, now.getTime())),
   };
 }
 

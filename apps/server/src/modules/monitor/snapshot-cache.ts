@@ -13,14 +13,15 @@ export class SnapshotCache {
     private readonly clock: () => Date,
   ) {}
 
+  /** `key`: the experiment's id, or the id with the reply's variant (the list with test runs). */
   async get(
-    experimentId: string,
+    key: string,
     currentSeq: () => Promise<number>,
     compute: () => Promise<MonitorReply>,
   ): Promise<MonitorReply> {
     if (this.ttlMs <= 0) return compute();
     const now = this.clock().getTime();
-    const entry = this.entries.get(experimentId);
+    const entry = this.entries.get(key);
     if (entry && now - entry.at < this.ttlMs && now >= entry.at) {
       try {
         const reply = await entry.reply;
@@ -30,8 +31,8 @@ export class SnapshotCache {
       }
     }
     const reply = compute();
-    this.entries.set(experimentId, { at: now, reply });
-    reply.catch(() => this.entries.delete(experimentId));
+    this.entries.set(key, { at: now, reply });
+    reply.catch(() => this.entries.delete(key));
     // Entries of experiments nobody watches any more go with the next write past this size.
     if (this.entries.size > 100) this.entries.delete(this.entries.keys().next().value ?? '');
     return reply;

@@ -1,5 +1,5 @@
 import type { MonitorParticipant, MonitorReply } from '@studychat/contracts/web';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderPage } from '../test-utils';
@@ -25,6 +25,7 @@ function participant(login: string, pid: string, over: Partial<MonitorParticipan
     chat_rounds: 2,
     tokens: 1200,
     cost_usd: 0.012,
+    is_test: false,
     ...over,
   };
 }
@@ -130,5 +131,48 @@ describe('MonitorPanel with a large study', () => {
     renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
     expect(await screen.findByText(/the first 500 of 520 matching/)).toBeInTheDocument();
     expect(screen.getAllByTestId('monitor-row')).toHaveLength(500);
+  });
+
+  it('lists test runs, marked, only when "Include test runs" is ticked; the counts stay the real ones', async () => {
+    const preview = participant('preview-1@preview.invalid', 'PREVIEW-AB12CD34', {
+      is_test: true,
+      condition: 'control',
+    });
+    const calls = mockFetch({
+      [`GET /api/experiments/${ID}/monitor`]: (call) =>
+        json(
+          200,
+          call.url.includes('include_tests=true')
+            ? { ...reply, participants: [...reply.participants, preview] }
+            : reply,
+        ),
+      [`GET /api/experiments/${ID}/monitor/stream`]: () =>
+        new Response('data: {"seq":10,"events":0}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
+    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('3');
+    expect(screen.getAllByTestId('monitor-row')).toHaveLength(3);
+    expect(screen.queryByText('Test run')).not.toBeInTheDocument();
+    const toggle = screen.getByRole('checkbox', { name: 'Include test runs' });
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toHaveAccessibleDescription(/real participants only/);
+    const snapshotUrls = () =>
+      calls.filter((c) => c.url.includes('/monitor') && !c.url.includes('stream')).map((c) => c.url);
+    expect(new Set(snapshotUrls())).toEqual(new Set([`/api/experiments/${ID}/monitor`]));
+
+    const user = userEvent.setup();
+    await user.click(toggle);
+    expect(toggle).toBeChecked();
+    await screen.findByText('Test run');
+    expect(snapshotUrls()).toContain(`/api/experiments/${ID}/monitor?include_tests=true`);
+    const rows = screen.getAllByTestId('monitor-row');
+    expect(rows).toHaveLength(4);
+    expect(within(rows[3] as HTMLElement).getByText('Test run')).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).queryByText('Test run')).not.toBeInTheDocument();
+    expect(screen.getByTestId('monitor-total')).toHaveTextContent('3');
+
+    await user.click(toggle);
+    await waitFor(() => expect(screen.getAllByTestId('monitor-row')).toHaveLength(3));
+    expect(screen.queryByText('Test run')).not.toBeInTheDocument();
   });
 });

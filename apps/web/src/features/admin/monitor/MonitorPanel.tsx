@@ -4,6 +4,7 @@ import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
 import { canEdit } from '../can-edit';
 import { formatDateTime, serverMessage } from '../format';
+import { useId, useState } from 'react';
 import { MonitorFunnel } from './MonitorFunnel';
 import { MonitorParticipants } from './MonitorParticipants';
 import { MonitorSettingsForm } from './MonitorSettingsForm';
@@ -89,7 +90,9 @@ function Spend({ data }: { data: MonitorReply }) {
 
 /** The live study monitor: counts, funnel, spend, ratio check and every participant, updated as they move. */
 export function MonitorPanel({ experimentId }: { experimentId: string }) {
-  const monitor = useMonitor(experimentId);
+  const [includeTests, setIncludeTests] = useState(false);
+  const testsHintId = useId();
+  const monitor = useMonitor(experimentId, includeTests);
   const live = useMonitorStream(experimentId, monitor.data?.seq);
   return (
     <Card>
@@ -127,6 +130,22 @@ export function MonitorPanel({ experimentId }: { experimentId: string }) {
             </p>
             {canEdit() && <MonitorSettingsForm experimentId={experimentId} settings={monitor.data.settings} />}
             <h3 className="font-semibold text-slate-900">Participants</h3>
+            <div>
+              <label className="flex min-h-11 items-center gap-2 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  className="h-5 w-5"
+                  checked={includeTests}
+                  aria-describedby={testsHintId}
+                  onChange={(e) => setIncludeTests(e.target.checked)}
+                />
+                Include test runs
+              </label>
+              <p id={testsHintId} className="text-sm text-slate-600">
+                Preview runs (preview as participant), listed with a “Test run” badge. The counts, funnel, spend and
+                sample ratio above are real participants only.
+              </p>
+            </div>
             <MonitorParticipants rows={monitor.data.participants} />
           </>
         )}

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime } from '../format';
 import { STATUS_LABEL } from '../participant-status';
+import { TestRunBadge } from '../TestRunBadge';
 import { duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
 
 /** Rows drawn at most: a large study is narrowed by search or status rather than drawn whole every reload. */
@@ -85,7 +86,12 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
             <tbody>
               {shown.map((row) => (
                 <tr key={row.assignment_id} data-testid="monitor-row" className="hover:bg-slate-50">
-                  <td className={TD_CLASS}>{row.prolific_pid ?? '-'}</td>
+                  <td className={TD_CLASS}>
+                    {row.prolific_pid ?? '-'}
+                    {row.is_test && (
+                      <TestRunBadge label="Test run" what="A preview run by an admin (preview as participant)" />
+                    )}
+                  </td>
                   <td className={TD_CLASS}>
                     <Link to={`/admin/user/${row.user_id}`} className="text-brand-700 hover:underline">
                       {row.login}

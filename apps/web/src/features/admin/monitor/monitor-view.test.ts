@@ -20,6 +20,7 @@ function participant(login: string, pid: string | null, status: MonitorParticipa
     chat_rounds: 0,
     tokens: 0,
     cost_usd: 0,
+    is_test: false,
   };
 }
 

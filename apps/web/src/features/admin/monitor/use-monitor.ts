@@ -4,14 +4,25 @@ import { useEffect, useRef, useState } from 'react';
 import { api, sendRequest } from '../../../lib/api';
 import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
 
+/** Every snapshot of the experiment (with and without test runs): invalidating it reloads both. */
 const monitorKey = (id: string) => ['monitor', id] as const;
 
-/** The snapshot; refreshed every 30 s anyway, so time on step, last seen and staleness stay current. */
-export function useMonitor(id: string) {
+/**
+ * The snapshot; refreshed every 30 s anyway, so time on step, last seen and staleness stay current. With
+ * `includeTests` the participant list has the test runs too (docs/decisions/0063); the previous list stays on
+ * screen while the other one loads.
+ */
+export function useMonitor(id: string, includeTests = false) {
   return useQuery({
-    queryKey: monitorKey(id),
-    queryFn: ({ signal }) => api(endpoints.monitor.get, { params: { id }, signal }),
+    queryKey: [...monitorKey(id), includeTests ? 'with-tests' : 'real'],
+    queryFn: ({ signal }) =>
+      api(endpoints.monitor.get, {
+        params: { id },
+        query: includeTests ? { include_tests: 'true' } : {},
+        signal,
+      }),
     refetchInterval: 30_000,
+    placeholderData: (previous) => previous,
   });
 }
 
