@@ -6,7 +6,8 @@ import { chatViaApi, readSections } from '../support/chat';
 import { choosePoint, consentAndChoose, expectCode } from '../support/participant';
 
 // Issue 14 (docs/decisions/0045): an admin previews a condition from the experiment page, walks it in a
-// private window to the completion code, and the monitor does not count the test run.
+// private window to the completion code, and the monitor does not count the test run (it lists it, marked, on
+// request: decision 0063).
 test.describe.configure({ timeout: 150_000 });
 
 test('an admin previews the control condition, walks it to the code, and the monitor does not count it', async ({
@@ -85,6 +86,15 @@ test('an admin previews the control condition, walks it to the code, and the mon
   await expect(page.getByRole('heading', { name: 'Participants (1)' })).toBeVisible();
   await expect(page.getByTitle(/A preview run by an admin/)).toHaveText('test');
   await expect(page.getByTestId('monitor-preview-spend')).toContainText('over 1 of 1 preview runs');
+  // On request ("Include test runs", decision 0063) the monitor lists the test run, marked; its counts stay 0.
+  await expect(page.getByTestId('monitor-row')).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Include test runs', exact: true }).check();
+  const testRun = page.getByTestId('monitor-row');
+  await expect(testRun).toHaveCount(1);
+  await expect(testRun.getByText('Test run', { exact: true })).toBeVisible();
+  await expect(testRun).toContainText('PREVIEW-');
+  await expect(testRun).toContainText('Completed');
+  await expect(page.getByTestId('monitor-total')).toHaveText('0');
 
   // The preview's login is marked in the admin users list.
   const rows = await admin.call<DetailedParticipantRow[]>(
