@@ -73,6 +73,29 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(sent.definition.pre.questions[2]?.type).toBe('scale');
   });
 
+  it('keeps what a question had under its other type while the editor is open: switching back restores it', async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Pre-study survey');
+    const options = jsonView().pre.questions[0]?.options;
+    expect(options?.length).toBeGreaterThan(1);
+    await user.selectOptions(screen.getByLabelText('Type of question 1'), 'scale');
+    expect(jsonView().pre.questions[0]).not.toHaveProperty('options');
+    await user.type(screen.getByLabelText('Label at 7 of question 1'), 'All');
+    // A mis-click undone: the options typed before are back, and the labels are kept in turn.
+    await user.selectOptions(screen.getByLabelText('Type of question 1'), 'choice');
+    expect(jsonView().pre.questions[0]?.options).toEqual(options);
+    expect(jsonView().pre.questions[0]).not.toHaveProperty('labels');
+    await user.selectOptions(screen.getByLabelText('Type of question 1'), 'scale');
+    expect(jsonView().pre.questions[0]?.labels).toEqual({ min: '', mid: '', max: 'All' });
+    // Moved, a question keeps its own (the stash follows its answer key, not its place).
+    await user.selectOptions(screen.getByLabelText('Type of question 1'), 'choice');
+    await user.click(screen.getByRole('button', { name: 'Move question 1 down' }));
+    await user.selectOptions(screen.getByLabelText('Type of question 2'), 'scale');
+    expect(jsonView().pre.questions[1]?.labels).toEqual({ min: '', mid: '', max: 'All' });
+  });
+
   it("edits a condition's chat through the form: prompt, greetings, model settings, completion rule", async () => {
     mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
     const user = userEvent.setup();
@@ -234,6 +257,41 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add a table to consent block 1' }));
     await user.type(screen.getByLabelText('Row 1, column 1 of the table in consent block 1'), 'A');
     expect(jsonView().consent.blocks[0]?.table).toEqual({ caption: '', columns: ['', ''], rows: [['A', '']] });
+  });
+
+  it("writes the static-intro and completion pages' own texts, the spec's shown while empty; the issues land on them", async () => {
+    mockFetch({
+      [`GET ${url}`]: () => json(200, draftVersion()),
+      'POST /api/admin/study-versions/check': (call) => {
+        const { definition } = call.body as { definition: StudyDefinition };
+        const half = definition.pages?.completion && !definition.pages.completion.instructions;
+        return json(200, { issues: half ? [{ path: 'pages.completion.instructions', message: 'Required' }] : [] });
+      },
+    });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Static-intro and completion pages');
+    expect(screen.getByLabelText('Title of the static-intro page')).toHaveAttribute('placeholder', 'Before you begin');
+    const thanks = screen.getByLabelText('Thanks above the completion code');
+    expect(thanks).toHaveAttribute('placeholder', 'Thank you for taking part in this study.');
+    await user.type(thanks, 'Thanks!');
+    expect(jsonView().pages).toEqual({ completion: { thanks: 'Thanks!' } });
+    const instructions = screen.getByLabelText('What to do with the completion code');
+    await waitFor(() => expect(instructions).toHaveAttribute('aria-invalid', 'true'));
+    await user.type(instructions, 'Paste it.');
+    await waitFor(() => expect(instructions).not.toHaveAttribute('aria-invalid'));
+
+    await user.click(screen.getByRole('button', { name: 'Write the page’s own paragraphs' }));
+    expect(jsonView().pages?.staticIntro?.paragraphs[0]).toBe(
+      'Next, you will read {sections} short sections of information about {topic}.',
+    );
+    await user.type(screen.getByLabelText('Paragraph 3'), '!');
+    expect(jsonView().pages?.staticIntro).toMatchObject({ title: 'Before you begin' });
+    expect(jsonView().pages?.staticIntro?.paragraphs[2]).toMatch(/assistant\.!$/);
+    await user.click(screen.getByRole('button', { name: 'Use the spec’s static-intro page' }));
+    await user.clear(thanks);
+    await user.clear(instructions);
+    expect(jsonView()).not.toHaveProperty('pages');
   });
 
   it('keeps forms and JSON view one draft: a JSON edit shows in the forms; broken JSON hides them', async () => {

@@ -8,10 +8,11 @@ import { ScaleLabelsForm } from './ScaleLabelsForm';
 /**
  * One pre-study question: key, wording, type, then its options (choice) or its scale labels (scale), and
  * whether it must be answered. Changing the type swaps options for labels, so the JSON holds only what the
- * type uses.
+ * type uses; what the other type had is kept aside while the editor is open (`typeStash`, by answer key), so
+ * switching back (a mis-click undone) restores it (docs/decisions/0062).
  */
 export function QuestionForm({ index }: { index: number }) {
-  const { draft, edit, issuesAt, readOnly } = useDraft();
+  const { draft, edit, issuesAt, readOnly, typeStash } = useDraft();
   const path: Path = ['pre', 'questions', index];
   const n = index + 1;
   const type = getAt(draft, [...path, 'type']);
@@ -21,19 +22,28 @@ export function QuestionForm({ index }: { index: number }) {
 
   const changeType = (next: 'choice' | 'scale') => {
     const current = typeof question === 'object' && question !== null ? { ...(question as object) } : {};
-    const { options, labels, ...rest } = current as { options?: unknown; labels?: unknown };
+    const { options, labels, ...rest } = current as { options?: unknown; labels?: unknown; key?: unknown };
+    const stashKey = typeof rest.key === 'string' && rest.key !== '' ? rest.key : `#${index}`;
+    const kept = typeStash.get(stashKey) ?? {};
+    // What the type being left had, kept aside for a switch back.
+    typeStash.set(stashKey, {
+      ...kept,
+      ...(options !== undefined ? { options } : {}),
+      ...(labels !== undefined ? { labels } : {}),
+    });
     edit(
       path,
       next === 'choice'
         ? {
             ...rest,
             type: next,
-            options: options ?? [
-              { value: '', label: '' },
-              { value: '', label: '' },
-            ],
+            options: options ??
+              kept.options ?? [
+                { value: '', label: '' },
+                { value: '', label: '' },
+              ],
           }
-        : { ...rest, type: next, labels: labels ?? { min: '', mid: '', max: '' } },
+        : { ...rest, type: next, labels: labels ?? kept.labels ?? { min: '', mid: '', max: '' } },
     );
   };
 

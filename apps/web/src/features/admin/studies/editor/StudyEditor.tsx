@@ -1,5 +1,5 @@
 import type { StudyIssue, StudyVersion } from '@studychat/contracts/web';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../../components/Alert';
 import { Button } from '../../../../components/Button';
@@ -29,6 +29,7 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
   const clearFocusRequest = useCallback(() => setFocusRequest(null), []);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const jsonId = useId();
+  const typeStash = useRef<DraftApi['typeStash']>(new Map()).current;
   const editable = canEdit() && !version.locked && !version.is_default;
   const guard = useUnsavedGuard(editable && draft.dirty);
   const live = useLiveIssues(draft.text, editable);
@@ -49,9 +50,10 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
             readOnly: !editable,
             focusRequest,
             clearFocusRequest,
+            typeStash,
           }
         : null,
-    [parsed, edit, issues, editable, focusRequest, clearFocusRequest],
+    [parsed, edit, issues, editable, focusRequest, clearFocusRequest, typeStash],
   );
 
   /** An issue in the summary leads to its field, or to the JSON view when no form holds it. */

@@ -5,6 +5,7 @@ import { EntryForm } from './EntryForm';
 import { FormSection, isUnder } from './FormSection';
 import { GeneralForm } from './GeneralForm';
 import { IntentionForm } from './IntentionForm';
+import { PagesForm } from './PagesForm';
 import { PathwaysForm } from './PathwaysForm';
 import { PreSurveyForm } from './PreSurveyForm';
 import { SectionsForm } from './SectionsForm';
@@ -21,6 +22,7 @@ const PARTS: { title: string; prefixes: string[]; form: ReactNode }[] = [
     prefixes: [`conditions.${condition}`],
     form: <SectionsForm condition={condition} />,
   })),
+  { title: 'Static-intro and completion pages', prefixes: ['pages'], form: <PagesForm /> },
   { title: 'Pathways (for researchers)', prefixes: ['pathways'], form: <PathwaysForm /> },
   ...(['mmr', 'control'] as const).map((condition) => ({
     title: `Chat: ${condition} condition`,
@@ -33,8 +35,8 @@ const PARTS: { title: string; prefixes: string[]; form: ReactNode }[] = [
 export const hasForm = (path: string) => PARTS.some((part) => part.prefixes.some((prefix) => isUnder(path, prefix)));
 
 /**
- * The definition as forms, one disclosure per part. What has no form here (the static-intro
- * and completion page texts) is edited in the JSON view, which always holds the whole definition.
+ * The definition as forms, one disclosure per part. What has no form here (a part the schema gained before a form
+ * named it) is edited in the JSON view, which always holds the whole definition.
  */
 export function StudyForms() {
   return (

@@ -15,6 +15,11 @@ export interface DraftApi {
   /** A field the issue summary asked to show: the part holding it opens and focuses it, then clears this. */
   focusRequest: string | null;
   clearFocusRequest: () => void;
+  /**
+   * What a question had under its other type (options, or scale labels), by the question's answer key, while the
+   * editor is open: switching the type back restores it (never saved; the JSON holds only what the type uses).
+   */
+  typeStash: Map<string, { options?: unknown; labels?: unknown }>;
 }
 
 export const DraftContext = createContext<DraftApi | null>(null);
