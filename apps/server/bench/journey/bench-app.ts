@@ -35,6 +35,7 @@ async function openDatabase(
   dialect: 'sqlite' | 'postgres',
   sqliteFile: string,
   url: string | undefined,
+  pgPoolSize: number | undefined,
 ): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const database = createDatabase({ sqliteFile });
@@ -50,7 +51,7 @@ async function openDatabase(
     await client.end();
   };
   await admin(`create schema ${schema}`);
-  const database = createDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema });
+  const database = createDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize });
   await migrateToLatest(database.db, { schema });
   return { database, drop: () => admin(`drop schema if exists ${schema} cascade`) };
 }
@@ -59,6 +60,8 @@ export async function startBenchApp(options: {
   dialect: 'sqlite' | 'postgres';
   participants: number;
   databaseUrl?: string | undefined;
+  /** PostgreSQL connections in the pool (the app's default of 10 otherwise). */
+  pgPoolSize?: number;
   /** The model; the scripted one as a running server has it (a pause between words) otherwise. */
   chatModel?: ChatModel;
   /** Hooks to add before the app starts (it starts with the first request that sets the study up). */
@@ -68,7 +71,12 @@ export async function startBenchApp(options: {
   const config = buildConfig(
     parseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'production', LLM_PROVIDER: 'scripted' }),
   );
-  const { database, drop } = await openDatabase(options.dialect, config.sqliteFile, options.databaseUrl);
+  const { database, drop } = await openDatabase(
+    options.dialect,
+    config.sqliteFile,
+    options.databaseUrl,
+    options.pgPoolSize,
+  );
   const clockControl = createOffsetClock();
   const deps = {
     ...defaultDeps(database, options.chatModel ?? createChatModel(config.llm)),

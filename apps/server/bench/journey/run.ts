@@ -34,6 +34,8 @@ const { values: flags } = parseArgs({
     statements: { type: 'boolean', default: false },
     /** Write a V8 CPU profile of the server during the load to this directory (one file per database). */
     profile: { type: 'string' },
+    /** PostgreSQL connections in the server's pool (the app's default, 10, otherwise). */
+    'pg-pool': { type: 'string' },
   },
 });
 const participants = Number(flags.participants);
@@ -82,6 +84,8 @@ interface Stats {
   peakConnections: number;
   droppedConnections: number;
   maxConnections: number;
+  /** The server's event-loop delay since the previous `stats` (ms). */
+  loopDelayMs: { p50: number; p99: number; max: number };
 }
 interface LoadResult {
   endpoints: EndpointFigure[];
@@ -99,6 +103,7 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
     ...(flags.trace ? { BENCH_TRACE: '1' } : {}),
     ...(flags.profile ? { BENCH_PROFILE_FILE: path.resolve(flags.profile, `journey-${dialect}.cpuprofile`) } : {}),
     ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+    ...(flags['pg-pool'] ? { BENCH_PG_POOL: flags['pg-pool'] } : {}),
   });
   const info = await server.next<{ port: number; experimentId: string; credentials: unknown[] }>();
   if (flags.profile) {
@@ -201,6 +206,11 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
       `${loadAfter.toFixed(1)} when it ended`,
   );
   console.log(`errors: ${errors} (${result.failed} journeys failed)  ${verdict(errors === 0 && result.failed === 0)}`);
+  console.log(
+    `server event-loop delay during the load: p50 ${after.loopDelayMs.p50.toFixed(1)} ms, ` +
+      `p99 ${after.loopDelayMs.p99.toFixed(1)} ms, max ${after.loopDelayMs.max.toFixed(1)} ms` +
+      (dialect === 'postgres' ? ` (pool of ${flags['pg-pool'] ?? 10} connections)` : ''),
+  );
   console.log(
     `connections: at most ${after.peakConnections} open at once, ${after.droppedConnections} closed unanswered ` +
       `at the server's ceiling (MAX_CONNECTIONS ${after.maxConnections})`,

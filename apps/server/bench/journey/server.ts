@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FastifyInstance } from 'fastify';
@@ -43,6 +44,7 @@ const { app, database, experimentId, credentials, close } = await startBenchApp(
   dialect: process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite',
   participants: Number(process.env.BENCH_PARTICIPANTS ?? '10'),
   databaseUrl: process.env.BENCH_DATABASE_URL,
+  ...(process.env.BENCH_PG_POOL ? { pgPoolSize: Number(process.env.BENCH_PG_POOL) } : {}),
   ...(process.env.BENCH_TRACE === '1' ? { beforeStart: traceStatements } : {}),
 });
 
@@ -64,6 +66,10 @@ const port = address && typeof address === 'object' ? address.port : 0;
 const write = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n');
 write({ port, experimentId, credentials });
 
+// The event loop's delay (how long a ready callback waited for the loop: GC pauses, long synchronous work),
+// reset by each `stats`, so the second `stats` reports the load's.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const profiler = new Session();
 for await (const line of createInterface({ input: process.stdin })) {
   const command = line.trim();
@@ -87,7 +93,13 @@ for await (const line of createInterface({ input: process.stdin })) {
       peakConnections,
       droppedConnections,
       maxConnections: app.server.maxConnections,
+      loopDelayMs: {
+        p50: loopDelay.percentile(50) / 1e6,
+        p99: loopDelay.percentile(99) / 1e6,
+        max: loopDelay.max / 1e6,
+      },
     });
+    loopDelay.reset();
   } else if (command === 'trace') {
     write(
       [...perEndpoint].map(([endpoint, e]) => {
