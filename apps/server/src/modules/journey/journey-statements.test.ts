@@ -89,6 +89,17 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     else expect(events[0]).toMatch(/^insert into "journey_events"/i);
   });
 
+  it('the condition assignment: the condition and its event written together', async () => {
+    const { user, experimentId } = await participant('pre');
+    const statements = await statementsOf(() =>
+      send(t(), user, 'POST', '/api/participants/assign-condition', { experimentId }),
+    );
+    const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
+    expect(events).toHaveLength(1);
+    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w as \(update "assignments"/i);
+    else expect(events[0]).toMatch(/^insert into "journey_events"/i);
+  });
+
   it('consent and completion return the row they wrote (RETURNING), with no read after the write', async () => {
     const { user, experimentId } = await participant('joined');
     const consent = await statementsOf(() => send(t(), user, 'POST', '/api/participants/consent', { experimentId }));

@@ -177,3 +177,26 @@ export function assignmentCompletionUpdate(
     ],
   );
 }
+
+/**
+ * The condition recorded on an assignment without one, returning the row (none: already assigned): to run
+ * with the step's event (StepContext.writeWithEvent). Built once per dialect.
+ */
+export function assignmentConditionUpdate(
+  db: Kysely<DB>,
+  input: { id: string; condition: string; stratum: string; at: string },
+): CompiledQuery<AssignmentRow> {
+  return compiledOnce(
+    db,
+    'assignmentCondition',
+    (condition, stratum, assignedAt, updatedAt, assignmentId) =>
+      db
+        .updateTable('assignments')
+        .set({ assigned_condition: condition, stratum, condition_assigned_at: assignedAt, updated_at: updatedAt })
+        .where('id', '=', assignmentId)
+        .where('assigned_condition', 'is', null)
+        .returningAll()
+        .compile(),
+    [input.condition, input.stratum, input.at, input.at, input.id],
+  );
+}

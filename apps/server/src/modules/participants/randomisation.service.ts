@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CONDITIONS, type Assignment, type Stratum } from '@studychat/contracts';
+import { CONDITIONS, type Assignment, type Condition, type Stratum } from '@studychat/contracts';
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
@@ -7,7 +7,7 @@ import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from './assignment.mapper.js';
-import { updateAssignmentIfUnset } from './assignments.repository.js';
+import { assignmentConditionUpdate } from './assignments.repository.js';
 import { permutedBlock, stratumFor } from './permuted-block.js';
 
 const MAX_ATTEMPTS = 25;
@@ -42,15 +42,19 @@ export async function assignCondition(
         { userId, experimentId, write: { kind: 'assignment' }, session },
         {
           repeat: async ({ state }) => state.facts.assignment,
-          apply: async ({ trx, state, now }) => {
+          apply: async ({ trx, state, now, writeWithEvent }) => {
             // The assignment step comes after a baseline of 1-6 (7 is the ceiling exit).
             const stratum = state.records.baseline === null ? null : stratumFor(state.records.baseline);
             if (stratum === null) throw new Error('the assignment step was reached without a baseline of 1-6');
-            const assigned = await claimAndAssign(trx, deps, state.facts.assignment.id, experimentId, stratum, now);
-            return {
-              result: assigned,
-              event: { type: 'assigned', data: { condition: assigned.assigned_condition, stratum } },
-            };
+            const id = state.facts.assignment.id;
+            // The condition recorded with its event, one statement on PostgreSQL (docs/decisions/0064).
+            const record = (condition: Condition) =>
+              writeWithEvent(assignmentConditionUpdate(trx, { id, condition, stratum, at: now.toISOString() }), {
+                type: 'assigned',
+                data: { condition, stratum },
+              });
+            const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, now }, record);
+            return { result: assigned, eventWritten: true };
           },
         },
       );
@@ -66,12 +70,11 @@ export async function assignCondition(
 async function claimAndAssign(
   trx: Kysely<DB>,
   deps: AppDeps,
-  assignmentId: string,
-  experimentId: string,
-  stratum: Stratum,
-  clock: Date,
+  input: { id: string; experimentId: string; stratum: Stratum; now: Date },
+  record: (condition: Condition) => Promise<AssignmentRow[]>,
 ): Promise<AssignmentRow> {
-  const now = clock.toISOString();
+  const { id: assignmentId, experimentId, stratum } = input;
+  const now = input.now.toISOString();
   for (let i = 0; i < MAX_CLAIMS_PER_ATTEMPT; i++) {
     const slot = await nextFreeSlot(trx, experimentId, stratum);
     if (!slot) {
@@ -87,13 +90,9 @@ async function claimAndAssign(
     if (!(await claimSlot(trx, slot.id, assignmentId, now))) continue;
     const condition = CONDITIONS.find((c) => c === slot.condition);
     if (!condition) throw new Error(`allocation slot ${slot.id} holds an unknown condition`);
-    // The journey write holds the participant's row, so nothing else can assign a condition meanwhile.
-    const assigned = await updateAssignmentIfUnset(trx, assignmentId, 'assigned_condition', {
-      assigned_condition: condition,
-      stratum,
-      condition_assigned_at: now,
-      updated_at: now,
-    });
+    // The journey write holds the participant's row, so nothing else can assign a condition meanwhile; were one
+    // there, the retry rolls the transaction (the slot, the event) back.
+    const [assigned] = await record(condition);
     if (!assigned) throw new RetryAttempt();
     return assigned;
   }
