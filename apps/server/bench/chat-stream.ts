@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import pg from 'pg';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +30,7 @@ import { startOpenAiFake } from '../test/fakes/openai-fake.js';
 const here = fileURLToPath(import.meta.url);
 
 export interface ChatBenchResult {
+  dialect: 'sqlite' | 'postgres';
   chats: number;
   tokensPerChat: number;
   tokensPerSecondPerChat: number;
@@ -59,9 +61,14 @@ export interface ChatBenchResult {
   server: ServerProbes;
   /** Added latency of the tokens written in the first 2 s (chats starting) and after. */
   phases: ClientReport['phases'];
+  /** The measuring process's event loop delay, through the server and straight from the provider. */
+  clientLoopDelayMs: ClientReport['clientLoopDelayMs'];
+  directClientLoopDelayMs: ClientReport['clientLoopDelayMs'];
 }
 
 export interface ChatBenchOptions {
+  /** A postgres:// URL runs the server on PostgreSQL (in a schema of its own, dropped after); SQLite otherwise. */
+  databaseUrl?: string | undefined;
   chats?: number;
   tokensPerChat?: number;
   tokensPerSecond?: number;
@@ -83,9 +90,14 @@ interface ClientReport {
   latencies: { p50: number; p99: number; max: number };
   /** Tokens written in the first 2 s of the run (the chats starting) and after. */
   phases: { start: Summary; streaming: Summary };
+  /** The measuring process's own event loop delay, in ms: how much of the figure is the client's. */
+  clientLoopDelayMs: { p99: number; max: number };
   measured: number;
   failed: number;
 }
+
+/** The statement that saves the text of streaming replies (chat/partial-saver.ts). */
+const PARTIAL_SAVE = /^update "chat_messages" set "content" = case /;
 
 /** Chats start spread over this long (see clientsRole). */
 const START_SPREAD_MS = 1000;
@@ -127,6 +139,8 @@ export interface ServerProbes {
     p99Ms: number;
     maxMs: number;
     slowest: { sql: string; ms: number }[];
+    /** The partial saves' statements (chat/partial-saver.ts): how long each held the loop. */
+    partialSaves: Summary;
     /** Every statement over 3 ms: its kind and time. */
     over3Ms: string[];
   };
@@ -191,6 +205,7 @@ function startProbes(sqlite: unknown): { stop: () => ServerProbes } {
             .sort((a, b) => b[1] - a[1])
             .slice(0, 4)
             .map(([sql, max]) => ({ sql: sql.slice(0, 80), ms: Math.round(max * 1000) / 1000 })),
+          partialSaves: summary(timings.filter((t) => PARTIAL_SAVE.test(t.sql)).map((t) => t.ms)),
           over3Ms: timings.filter((t) => t.ms > 3).map((t) => `${t.sql.slice(0, 30)} ${t.ms.toFixed(1)}`),
         };
       }
@@ -231,6 +246,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
   const provider = spawnRole('provider', { tokensPerChat, tokenDelayMs: 1000 / tokensPerSecond });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'studychat-chat-bench-'));
   const children: ChildProcess[] = [provider.child];
+  let dropSchema = (): Promise<void> => Promise.resolve();
   try {
     const { url } = await nextJson<{ url: string }>(provider.lines, 'provider');
     const config = buildConfig(
@@ -243,8 +259,13 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         LLM_MODEL: 'gpt-4o-mini',
       }),
     );
-    const database = createDatabase({ databaseUrl: undefined, sqliteFile: config.sqliteFile });
-    await migrateToLatest(database.db);
+    const pgSchema = options.databaseUrl ? `bench_${randomUUID().replaceAll('-', '')}` : undefined;
+    if (options.databaseUrl && pgSchema) {
+      await adminStatement(options.databaseUrl, `create schema ${pgSchema}`);
+      dropSchema = () => adminStatement(options.databaseUrl ?? '', `drop schema if exists ${pgSchema} cascade`);
+    }
+    const database = createDatabase({ databaseUrl: options.databaseUrl, sqliteFile: config.sqliteFile, pgSchema });
+    await migrateToLatest(database.db, pgSchema ? { schema: pgSchema } : undefined);
     const deps = defaultDeps(database, createChatModel(config.llm));
     const app = await buildApp({ ...config, webDistDir: undefined }, deps);
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -264,7 +285,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
       let partialSaves = 0;
       database.queries.onQuery = (statement) => {
         // One statement saves the text of every streaming reply that grew (chat/partial-saver.ts).
-        if (/^update "chat_messages" set "content" = case /.test(statement)) partialSaves += 1;
+        if (PARTIAL_SAVE.test(statement)) partialSaves += 1;
       };
       const probes = startProbes(database.dialect === 'sqlite' ? database : undefined);
       const started = performance.now();
@@ -292,6 +313,7 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         .where('status', '=', 'complete')
         .executeTakeFirst();
       return {
+        dialect: database.dialect,
         chats,
         tokensPerChat,
         tokensPerSecondPerChat: tokensPerSecond,
@@ -306,6 +328,8 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
         memoryMb: { before, peak, after },
         server,
         phases: report.phases,
+        clientLoopDelayMs: report.clientLoopDelayMs,
+        directClientLoopDelayMs: baseline.clientLoopDelayMs,
       };
     } finally {
       await app.close();
@@ -314,6 +338,17 @@ export async function runChatBench(options: ChatBenchOptions = {}): Promise<Chat
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
+    await dropSchema();
+  }
+}
+
+async function adminStatement(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
   }
 }
 
@@ -482,6 +517,8 @@ function streamOne(
 async function clientsRole(): Promise<void> {
   const input = JSON.parse(await readStdin()) as ClientsInput;
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const latencies: number[] = [];
   const writtenAt: number[] = [];
   const startedAt = wallClockMs();
@@ -499,6 +536,7 @@ async function clientsRole(): Promise<void> {
   const report: ClientReport = {
     latencies: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
     phases: { start: summary(start), streaming: summary(streaming) },
+    clientLoopDelayMs: { p99: Math.round(loop.percentile(99) / 1e3) / 1e3, max: Math.round(loop.max / 1e3) / 1e3 },
     measured: latencies.length,
     failed: results.filter((ok) => !ok).length,
   };
@@ -511,7 +549,11 @@ if (process.argv[1] === here) {
   if (role === 'provider') await providerRole();
   else if (role === 'clients') await clientsRole();
   else {
-    const result = await runChatBench();
+    // `chat-stream.ts postgres` runs it on TEST_DATABASE_URL or BENCH_DATABASE_URL.
+    const databaseUrl =
+      role === 'postgres' ? (process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL) : undefined;
+    if (role === 'postgres' && !databaseUrl) throw new Error('set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+    const result = await runChatBench({ databaseUrl });
     console.log(JSON.stringify(result, null, 2));
     process.exit(0);
   }
