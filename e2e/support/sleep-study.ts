@@ -27,6 +27,7 @@ export const SLEEP_STUDY: StudyDefinition = {
   entry: {
     title: 'Bedtime Reminder',
     scenario: ['Please imagine your child’s school starts again next week.', 'How do you feel about bedtimes?'],
+    reminder: 'School starts on Monday: bedtime moves back to 7:30 pm.',
     questionsLabel: 'I have questions about bedtimes',
     confirmLabel: 'No questions about bedtimes',
     key: 'bedtime_plan',

@@ -77,13 +77,15 @@ test('a second study written in the admin editor is pinned and walked to its com
   await expect(p.getByText('We study how parents plan their child’s bedtime routine.')).toBeVisible();
   await p.getByRole('button', { name: 'I Consent' }).click();
   await expect(p).toHaveURL(/\/entry$/);
-  // The study's own reminder page (its `entry` texts): title, scenario and both choices.
+  // The study's own reminder page (its `entry` texts): title, scenario, the reminder it quotes and both choices.
   await expect(p.getByRole('heading', { name: 'Bedtime Reminder' })).toBeVisible();
   await expect(p.getByText('Please imagine your child’s school starts again next week.')).toBeVisible();
+  await expect(p.locator('blockquote')).toHaveText(SLEEP_STUDY.entry.reminder);
   await expect(p.getByRole('button', { name: 'No questions about bedtimes' })).toBeVisible();
   await p.getByRole('button', { name: 'I have questions about bedtimes' }).click();
   await expect(p).toHaveURL(/\/baseline-intention$/);
   await expect(p.getByText(SLEEP_STUDY.baseline.question)).toBeVisible();
+  await expect(p.locator('blockquote')).toHaveText(SLEEP_STUDY.entry.reminder);
   await choosePoint(p, 4);
   await p.getByRole('button', { name: 'Continue' }).click();
   await expect(p).toHaveURL(/\/pre-survey$/);

@@ -70,9 +70,10 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat' | 'pre'> = {
     title: 'Appointment Reminder',
     scenario: [
       'Please imagine that you have just received this reminder from your child’s doctor’s office:',
-      'Your child has a well-visit scheduled for next week. At this visit, your child is due for a dose of the MMR (measles, mumps and rubella) vaccine.',
       'How do you feel about the MMR vaccine dose at this visit?',
     ],
+    reminder:
+      'Your child has a well-visit scheduled for next week. At this visit, your child is due for a dose of the MMR (measles, mumps and rubella) vaccine.',
     questionsLabel: 'I have questions or concerns about MMR',
     confirmLabel: 'No concerns about the MMR vaccine',
     key: MMR_ENTRY_KEY,

@@ -131,6 +131,27 @@ describe('StudyDefinitionSchema', () => {
     );
   });
 
+  it('takes the reminder from the second scenario paragraph of a definition written before it was a field', () => {
+    const positional = ['Imagine this:', 'The reminder.', 'How do you feel?'];
+    const stored = { ...clone(), entry: { ...clone().entry, scenario: positional } } as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    delete stored.entry.reminder;
+    const moved = { scenario: ['Imagine this:', 'How do you feel?'], reminder: 'The reminder.' };
+    // Sent to the server (a save, the check) and read back from storage alike: the pages show what they did.
+    const result = validateStudyDefinition(stored);
+    expect(result.ok && result.definition.entry).toMatchObject(moved);
+    expect(upgradeStudyDefinition(stored as StoredStudyDefinition).entry).toMatchObject(moved);
+    // Its own reminder is kept, the scenario untouched; with neither, the check names the field.
+    expect(upgradeStudyDefinition(clone()).entry).toEqual(studyDefinition.entry);
+    const bare = { ...clone(), entry: { ...clone().entry, scenario: ['Only one.'] } } as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    delete bare.entry.reminder;
+    const refused = validateStudyDefinition(bare);
+    expect(refused.ok ? [] : refused.issues).toEqual([{ path: 'entry.reminder', message: 'must not be empty' }]);
+    expect(upgradeStudyDefinition(bare as StoredStudyDefinition).entry).toMatchObject({
+      scenario: ['Only one.'],
+      reminder: '',
+    });
+  });
+
   it("fills what a definition from before the keys were data leaves out with the MMR study's", () => {
     const old = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     delete old.entry.key;

@@ -4,6 +4,7 @@ import { TABLE_MAX_COLUMNS, type ContentBlock, type StudyDefinition, type StudyI
 import { MARKDOWN_MAX_CHARS, markdownProblems } from './markdown.js';
 import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
+import { withReminder } from './entry-reminder.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
 // stores it as a study version. Every text is plain text (never HTML): the web app renders headings,
@@ -209,8 +210,16 @@ export const StudyDefinitionSchema = z
           .strict()
           .refine((v) => v.continue !== v.exit, { message: 'the two values must differ', path: ['exit'] })
           .default(() => ({ ...MMR_ENTRY_VALUES })),
+        // Absent in definitions written before it was a field: the scenario's second paragraph (0062).
+        reminder: Paragraph.optional(),
       })
-      .strict(),
+      .strict()
+      .transform((entry, ctx) => {
+        const upgraded = withReminder(entry);
+        if (upgraded) return upgraded;
+        ctx.addIssue({ code: 'custom', path: ['reminder'], message: 'must not be empty' });
+        return z.NEVER;
+      }),
     baseline: z
       .object({
         question: Text(1_000),

@@ -92,7 +92,10 @@ export interface StudyDefinition {
   consent: { title: string; blocks: ContentBlock[]; contact: string };
   entry: {
     title: string;
+    /** The entry page's paragraphs: the first above the reminder, the others (the question) below it, in bold. */
     scenario: string[];
+    /** The reminder the entry and baseline pages quote (docs/decisions/0062). */
+    reminder: string;
     questionsLabel: string;
     confirmLabel: string;
     /** The answer key of the entry choice and the values of its two buttons (docs/decisions/0033). */

@@ -1,10 +1,12 @@
 import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
+import { withReminder } from './entry-reminder.js';
 import type { StudyDefinition } from './types.js';
 
-/** A stored definition, possibly from before the answer keys and the pre-study survey were data. */
+/** A stored definition, possibly from before the answer keys, the pre-study survey and the reminder were data. */
 export type StoredStudyDefinition = Omit<StudyDefinition, 'entry' | 'baseline' | 'pre' | 'post'> & {
-  entry: Omit<StudyDefinition['entry'], 'key' | 'values'> & Partial<Pick<StudyDefinition['entry'], 'key' | 'values'>>;
+  entry: Omit<StudyDefinition['entry'], 'key' | 'values' | 'reminder'> &
+    Partial<Pick<StudyDefinition['entry'], 'key' | 'values' | 'reminder'>>;
   baseline: Omit<StudyDefinition['baseline'], 'key'> & Partial<Pick<StudyDefinition['baseline'], 'key'>>;
   pre?: StudyDefinition['pre'];
   post: Omit<StudyDefinition['post'], 'key'> & Partial<Pick<StudyDefinition['post'], 'key'>>;
@@ -16,12 +18,14 @@ export type StoredStudyDefinition = Omit<StudyDefinition, 'entry' | 'baseline' |
  * they are. Plain code, no zod: the server applies it to every stored definition it reads.
  */
 export function upgradeStudyDefinition(stored: StoredStudyDefinition): StudyDefinition {
+  // The reminder was the scenario's second paragraph (0062); a scenario of one paragraph quoted nothing.
+  const entry = withReminder(stored.entry) ?? { ...stored.entry, reminder: '' };
   return {
     ...stored,
     entry: {
-      ...stored.entry,
-      key: stored.entry.key ?? MMR_ENTRY_KEY,
-      values: stored.entry.values ?? { ...MMR_ENTRY_VALUES },
+      ...entry,
+      key: entry.key ?? MMR_ENTRY_KEY,
+      values: entry.values ?? { ...MMR_ENTRY_VALUES },
     },
     baseline: { ...stored.baseline, key: stored.baseline.key ?? MMR_BASELINE_KEY },
     pre: stored.pre ?? structuredClone(mmrPreSurvey),

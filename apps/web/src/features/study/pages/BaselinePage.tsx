@@ -57,9 +57,11 @@ export function BaselinePage() {
   return (
     <StudyLayout title={entry.title}>
       <Card>
-        <blockquote className="rounded-lg border-l-4 border-brand-500 bg-brand-50 px-4 py-3 text-base leading-relaxed text-slate-900 sm:text-lg">
-          {entry.scenario[1]}
-        </blockquote>
+        {entry.reminder && (
+          <blockquote className="rounded-lg border-l-4 border-brand-500 bg-brand-50 px-4 py-3 text-base leading-relaxed text-slate-900 sm:text-lg">
+            {entry.reminder}
+          </blockquote>
+        )}
         <form noValidate onSubmit={(e) => void handleSubmit(e)} className="mt-6">
           <LikertScale
             legend={baseline.question}

@@ -51,10 +51,12 @@ export function EntryPage() {
       <Card>
         <div className="space-y-3 text-base leading-relaxed text-slate-800 sm:text-lg">
           <p>{entry.scenario[0]}</p>
-          <blockquote className="rounded-lg border-l-4 border-brand-500 bg-brand-50 px-4 py-3 text-slate-900">
-            {entry.scenario[1]}
-          </blockquote>
-          {entry.scenario.slice(2).map((text) => (
+          {entry.reminder && (
+            <blockquote className="rounded-lg border-l-4 border-brand-500 bg-brand-50 px-4 py-3 text-slate-900">
+              {entry.reminder}
+            </blockquote>
+          )}
+          {entry.scenario.slice(1).map((text) => (
             <p key={text} className="font-semibold text-slate-900">
               {text}
             </p>
