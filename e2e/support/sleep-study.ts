@@ -1,4 +1,4 @@
-import type { StudyDefinition } from '@studychat/contracts/web';
+import type { BuiltInStudyDefinition } from '@studychat/contracts/web';
 
 // A second study, entered in the admin study editor by the done-when test of issue 14: another topic,
 // another number of sections per condition (2 and 3, not 4), other timers and other questions (its own answer
@@ -13,7 +13,7 @@ export const SLEEP_MARKDOWN = {
 
 const opening = (topic: string) => `Hi! I can answer questions about ${topic}. What would you like to know?`;
 
-export const SLEEP_STUDY: StudyDefinition = {
+export const SLEEP_STUDY: BuiltInStudyDefinition = {
   id: 'sleep-routine',
   title: 'Bedtime study',
   consent: {
@@ -88,6 +88,10 @@ export const SLEEP_STUDY: StudyDefinition = {
     question: 'Now, how much do you intend to keep a regular bedtime for your child next week?',
     key: 'bedtime_intention_after',
   },
+  conditionList: [
+    { id: 'mmr', label: 'Sleep information' },
+    { id: 'control', label: 'Tooth brushing (control)' },
+  ],
   conditions: {
     mmr: {
       topic: 'children’s sleep',

@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import type { StudyDefinition } from '@studychat/contracts/web';
 import { loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
 import { chatViaApi, sectionOpened } from '../support/chat';
@@ -31,7 +30,7 @@ test('a second study written in the admin editor is pinned and walked to its com
   const label = await page.getByLabel('Label', { exact: true }).inputValue();
 
   // A mistake is shown inline with its place in the definition, and nothing is saved.
-  const broken: StudyDefinition = structuredClone(SLEEP_STUDY);
+  const broken = structuredClone(SLEEP_STUDY);
   broken.conditions.mmr.sections = broken.conditions.mmr.sections.map((section, i) =>
     i === 0 ? { ...section, minSeconds: 0 } : section,
   );

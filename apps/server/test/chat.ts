@@ -81,7 +81,7 @@ export function chatClient(t: () => TestApp) {
     );
     await db.insertInto('assignments').values(assignment).execute();
     if (!condition) return;
-    const minimums = studyDefinition.conditions[condition].sections.map((s) => s.minSeconds);
+    const minimums = (studyDefinition.conditions[condition]?.sections ?? []).map((s) => s.minSeconds);
     const rows = readyForChatRows(assignment, condition, minimums);
     await db.insertInto('survey_responses').values(rows.surveys).execute();
     await db.insertInto('section_views').values(rows.views).execute();

@@ -18,7 +18,7 @@ export interface ChatRule {
 export const SPEC_CHAT_RULE: ChatRule = { rounds: CHAT_ROUNDS_TARGET, points: CHAT_POINTS_TARGET };
 
 /** A study's own rule per condition, each part optional (the study definition's `chat.completion`). */
-export type ChatCompletionRules = Partial<Record<Condition, Partial<ChatRule>>>;
+export type ChatCompletionRules = Record<Condition, Partial<ChatRule>>;
 
 /** The condition's rule in a study: each part it leaves out (or no condition yet) is the spec's. */
 export function chatRuleFor(rules: ChatCompletionRules | undefined, condition: Condition | null): ChatRule {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CODE_KEYS, CONDITIONS, JOURNEY_STEPS, PATHWAYS } from './constants.js';
+import { CODE_KEYS, CONDITION_ID_PATTERN, JOURNEY_STEPS, PATHWAYS } from './constants.js';
+import { LineText } from './text.js';
 
 /** Stable error codes; every error reply is `{ error, code }`. */
 export const ErrorCode = z.enum([
@@ -65,7 +66,8 @@ export const Id = z.uuid();
 /** ISO-8601 UTC timestamp string. */
 export const Timestamp = z.string();
 
-export const Condition = z.enum(CONDITIONS);
+/** A condition id; which ids exist is the study version's (docs/decisions/0061). */
+export const Condition = LineText.regex(CONDITION_ID_PATTERN, 'must be a condition id');
 export const Pathway = z.enum(PATHWAYS);
 export const CodeKey = z.enum(CODE_KEYS);
 export type Condition = z.infer<typeof Condition>;

@@ -1,6 +1,16 @@
 // Plain constants with no zod at run time, so the participant bundle can import them cheaply.
 
+/**
+ * The built-in MMR study's condition ids. Other studies declare their own (`conditionList` in the study
+ * definition, docs/decisions/0061): nothing else may enumerate conditions from this list.
+ */
 export const CONDITIONS = ['mmr', 'control'] as const;
+
+/** A condition id: 1-20 lower-case letters, digits or _, starting with a letter (the columns hold 20). */
+export const CONDITION_ID_PATTERN = /^[a-z][a-z0-9_]{0,19}$/;
+
+/** A study declares 2 to this many conditions. */
+export const MAX_CONDITIONS = 6;
 
 export const PATHWAYS = ['complete', 'confirm', 'ceiling'] as const;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, IdParams, Timestamp } from './common.js';
 import { LineText } from './text.js';
-import { StudyDefinitionSchema } from './study/schema.js';
+import { StudyDefinitionFields, StudyDefinitionSchema } from './study/schema.js';
 
 // Study versions (issue 14): immutable once an experiment with participants runs them; the admin study
 // editor creates, clones and edits them, and an experiment pins one.
@@ -60,10 +60,10 @@ export const PinStudyVersionBody = z.object({ study_version_id: Id }).strict();
  * What a participant's browser gets of the study: everything but the chat's prompts and scripted replies and
  * the researchers' names of the pathways (docs/decisions/0056).
  */
-export const ParticipantStudy = StudyDefinitionSchema.omit({ chat: true, pathways: true }).extend({
+export const ParticipantStudy = StudyDefinitionFields.omit({ chat: true, pathways: true }).extend({
   chat: z.object({
-    fallbackGreetings: StudyDefinitionSchema.shape.chat.shape.fallbackGreetings,
-    completion: StudyDefinitionSchema.shape.chat.shape.completion,
+    fallbackGreetings: StudyDefinitionFields.shape.chat.shape.fallbackGreetings,
+    completion: StudyDefinitionFields.shape.chat.shape.completion,
   }),
   version_id: Id.nullable(),
 });

@@ -6,6 +6,7 @@ export { endpoints, type Endpoint } from './endpoints.js';
 export * from './study/types.js';
 export * from './study/sections.js';
 export * from './study/pathways.js';
+export * from './study/conditions.js';
 export { isSafeMarkdownUrl } from './study/markdown-url.js';
 export { studyDefinition } from './study/mmr-study.web.js';
 /** The built-in pre-study survey on its own: only the pre-survey page loads it (the fallback study leaves it out). */

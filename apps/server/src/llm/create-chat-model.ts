@@ -1,4 +1,4 @@
-import { studyDefinition, type Condition } from '@studychat/contracts';
+import { studyDefinition } from '@studychat/contracts';
 import type { LlmConfig } from '../config.js';
 import { createAnthropicModel } from './anthropic.model.js';
 import type { ChatModel } from './chat-model.js';
@@ -6,12 +6,11 @@ import { createOpenAiModel } from './openai.model.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
 import { createScriptedModel, type Scripts } from './scripted.model.js';
 
-/** The study's scripted texts per condition. */
+/** The built-in study's scripted texts per condition (a request carries its own version's `script`). */
 export function studyScripts(): Scripts {
-  const conditions = studyDefinition.chat.conditions;
-  const scripts = {} as Scripts;
-  for (const condition of Object.keys(conditions) as Condition[]) scripts[condition] = conditions[condition].scripted;
-  return scripts;
+  return Object.fromEntries(
+    Object.entries(studyDefinition.chat.conditions).map(([condition, chat]) => [condition, chat.scripted]),
+  );
 }
 
 /** The scripted model on the study's texts; `wordDelayMs` 0 streams at once (tests). */

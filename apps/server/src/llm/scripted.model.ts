@@ -61,10 +61,9 @@ export function createScriptedModel(options: ScriptedModelOptions): ChatModel {
     provider: 'scripted',
     model: SCRIPTED_MODEL_NAME,
     async streamReply(request: ChatRequest, onText): Promise<ChatReplyInfo> {
-      const { text, reason } = chooseScriptedReply(
-        request.script ?? options.scripts[request.condition],
-        request.history,
-      );
+      const script = request.script ?? options.scripts[request.condition];
+      if (!script) throw new Error(`no scripted texts for condition "${request.condition}"`);
+      const { text, reason } = chooseScriptedReply(script, request.history);
       const pieces = text.match(/\s*\S+/g) ?? [];
       for (const piece of pieces) {
         if (options.wordDelayMs > 0) await sleep(options.wordDelayMs);

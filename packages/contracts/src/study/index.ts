@@ -1,6 +1,7 @@
 export * from './types.js';
 export * from './sections.js';
 export * from './pathways.js';
+export * from './conditions.js';
 export { studyDefinition } from './mmr-study.js';
 export * from './schema.js';
 export * from './upgrade.js';

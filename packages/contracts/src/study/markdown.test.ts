@@ -42,7 +42,7 @@ describe('Markdown in a study', () => {
   it('accepts a Markdown block and keeps it word for word', () => {
     const result = withBlocks([{ markdown: GOOD }]);
     expect(result.ok).toBe(true);
-    expect(result.ok && result.definition.conditions.mmr.sections[0]?.blocks).toEqual([{ markdown: GOOD }]);
+    expect(result.ok && result.definition.conditions.mmr?.sections[0]?.blocks).toEqual([{ markdown: GOOD }]);
   });
 
   it('keeps the structured blocks of the MMR study and of stored versions as they are', () => {

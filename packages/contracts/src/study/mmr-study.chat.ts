@@ -1,4 +1,4 @@
-import type { StudyDefinition } from './types.js';
+import type { BuiltInStudyChat } from './types.js';
 import { mmrFallbackGreetings } from './mmr-study.greeting.js';
 
 // What the chat assistant is told, and what the scripted offline model says, per condition.
@@ -41,7 +41,7 @@ Rules:
 - ${SHARED_RULES}
 - Your topic is car seats and car travel safety for young children. If the parent asks about vaccines or other medical questions, say kindly that you can only help with car-seat questions here and that their child's doctor is the right person to ask.`;
 
-export const mmrStudyChat: StudyDefinition['chat'] = {
+export const mmrStudyChat: BuiltInStudyChat = {
   conditions: {
     mmr: {
       systemPrompt: MMR_PROMPT,

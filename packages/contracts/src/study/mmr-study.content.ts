@@ -1,9 +1,10 @@
-import type { StudyDefinition } from './types.js';
+import type { BuiltInStudyDefinition } from './types.js';
+import { builtInConditionList } from './mmr-study.conditions.js';
 import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 
 // Everything participants read, as data (DESIGN.md convention 12). Statistics follow spec section 9;
 // wording follows CDC and American Academy of Pediatrics (AAP) guidance in plain language.
-export const mmrStudyContent: Omit<StudyDefinition, 'chat' | 'pre'> = {
+export const mmrStudyContent: Omit<BuiltInStudyDefinition, 'chat' | 'pre'> = {
   id: 'mmr-well-visit',
   title: 'Well-visit study',
   consent: {
@@ -90,6 +91,7 @@ export const mmrStudyContent: Omit<StudyDefinition, 'chat' | 'pre'> = {
       'Now that you have finished, how much do you intend for your child to receive the MMR vaccine at the well-visit next week?',
     key: MMR_POST_KEY,
   },
+  conditionList: builtInConditionList(),
   conditions: {
     mmr: {
       topic: 'the MMR vaccine',

@@ -1,7 +1,7 @@
-import type { StudyDefinition } from './types.js';
+import type { BuiltInStudyDefinition } from './types.js';
 import { mmrStudyContent } from './mmr-study.content.js';
 import { mmrStudyChat } from './mmr-study.chat.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
 
 /** The one study this product runs: MMR vaccine information vs. rear-facing car seats (control). */
-export const studyDefinition: StudyDefinition = { ...mmrStudyContent, pre: mmrPreSurvey, chat: mmrStudyChat };
+export const studyDefinition: BuiltInStudyDefinition = { ...mmrStudyContent, pre: mmrPreSurvey, chat: mmrStudyChat };

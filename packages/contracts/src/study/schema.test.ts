@@ -64,6 +64,76 @@ describe('StudyDefinitionSchema', () => {
     expect(paths).toEqual(expect.arrayContaining(['conditions.mmr.sections', 'chat.fallbackGreetings.control']));
   });
 
+  it('declares the conditions: 2 to 6, ids unique and of the id form, each with a label', () => {
+    const paths = (conditionList: unknown) => {
+      const result = validateStudyDefinition({ ...clone(), conditionList });
+      return result.ok ? [] : result.issues.map((i) => i.path);
+    };
+    expect(paths([{ id: 'mmr', label: 'Only one' }])).toContain('conditionList');
+    const seven = Array.from({ length: 7 }, (_, i) => ({ id: `c${i}`, label: `C ${i}` }));
+    expect(paths(seven)).toContain('conditionList');
+    expect(
+      paths([
+        { id: 'mmr', label: 'A' },
+        { id: 'mmr', label: 'B' },
+      ]),
+    ).toContain('conditionList.1.id');
+    expect(
+      paths([
+        { id: 'Mmr', label: 'A' },
+        { id: 'control', label: '' },
+      ]),
+    ).toEqual(expect.arrayContaining(['conditionList.0.id', 'conditionList.1.label']));
+    expect(
+      paths([
+        { id: 'a'.repeat(21), label: 'A' },
+        { id: 'control', label: 'B' },
+      ]),
+    ).toContain('conditionList.0.id');
+  });
+
+  it('refuses a per-condition key that is not declared, and a declared condition missing a part, with their paths', () => {
+    const bad = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    bad.conditionList.push({ id: 'third', label: 'Third arm' });
+    bad.conditions.thrid = bad.conditions.control;
+    bad.chat.conditions.third = bad.chat.conditions.control;
+    bad.chat.completion = { ghost: { rounds: 2 } };
+    const result = validateStudyDefinition(bad);
+    expect(result.ok).toBe(false);
+    const issues = result.ok ? [] : result.issues;
+    expect(issues.map((i) => i.path).sort()).toEqual(
+      ['chat.completion.ghost', 'chat.fallbackGreetings.third', 'conditions.third', 'conditions.thrid'].sort(),
+    );
+    expect(issues.find((i) => i.path === 'conditions.thrid')?.message).toContain('not one of the study');
+  });
+
+  it('accepts a study of three conditions with ids of its own, keyed alike in every part', () => {
+    const three = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const rename = (part: Record<string, unknown>) => ({ sleep: part.mmr, teeth: part.control, screens: part.control });
+    three.conditionList = [
+      { id: 'sleep', label: 'Sleep' },
+      { id: 'teeth', label: 'Teeth (control)' },
+      { id: 'screens', label: 'Screens' },
+    ];
+    three.conditions = rename(three.conditions);
+    three.chat.conditions = rename(three.chat.conditions);
+    three.chat.fallbackGreetings = rename(three.chat.fallbackGreetings);
+    three.chat.completion = { screens: { rounds: 2 } };
+    const result = validateStudyDefinition(three);
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.definition.conditionList.map((c) => c.id)).toEqual(['sleep', 'teeth', 'screens']);
+  });
+
+  it("reads a definition without conditionList as the MMR study's two (versions stored before 0061)", () => {
+    const { conditionList: _dropped, ...older } = clone();
+    const parsed = validateStudyDefinition(older);
+    expect(parsed.ok && parsed.definition.conditionList).toEqual(studyDefinition.conditionList);
+    expect(upgradeStudyDefinition(older as StoredStudyDefinition).conditionList).toEqual([
+      { id: 'mmr', label: 'Vaccine information (MMR)' },
+      { id: 'control', label: 'Car seat information (control)' },
+    ]);
+  });
+
   it("checks each condition's chat model settings, which are optional (older versions have none)", () => {
     const good = clone();
     good.chat.conditions.control.settings = {
@@ -94,7 +164,6 @@ describe('StudyDefinitionSchema', () => {
     bad.chat.completion = {
       mmr: { rounds: 0, points: 10_001 },
       control: { rounds: 1.5, points: -1, turns: 2 },
-      other: {},
     };
     const result = validateStudyDefinition(bad);
     expect(result.ok ? [] : result.issues.map((i) => [i.path, i.message])).toEqual([
@@ -103,7 +172,12 @@ describe('StudyDefinitionSchema', () => {
       ['chat.completion.control.rounds', 'must be a whole number'],
       ['chat.completion.control.points', 'must be 0 to 10000'],
       ['chat.completion.control', expect.stringContaining('turns')],
-      ['chat.completion', expect.stringContaining('other')],
+    ]);
+    const unknown = clone() as unknown as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    unknown.chat.completion = { mmr: { rounds: 2 }, other: {} };
+    const refused = validateStudyDefinition(unknown);
+    expect(refused.ok ? [] : refused.issues.map((i) => [i.path, i.message])).toEqual([
+      ['chat.completion.other', expect.stringContaining('not one of the study')],
     ]);
   });
 

@@ -5,6 +5,8 @@ import { MARKDOWN_MAX_CHARS, markdownProblems } from './markdown.js';
 import { MMR_BASELINE_KEY, MMR_ENTRY_KEY, MMR_ENTRY_VALUES, MMR_POST_KEY } from './mmr-study.keys.js';
 import { mmrPreSurvey } from './mmr-study.survey.js';
 import { withReminder } from './entry-reminder.js';
+import { builtInConditionList } from './mmr-study.conditions.js';
+import { CONDITION_ID_PATTERN, MAX_CONDITIONS } from '../constants.js';
 
 // The study definition as data (issue 14): a researcher edits it in the admin study editor and the server
 // stores it as a study version. Every text is plain text (never HTML): the web app renders headings,
@@ -157,7 +159,26 @@ const PreSurveySchema = z
     });
   });
 
-const perCondition = <T extends z.ZodType>(schema: T) => z.object({ mmr: schema, control: schema }).strict();
+/** Per-condition parts are keyed by condition id; that the keys are exactly the declared ones is checked below. */
+const ConditionKey = LineText.regex(
+  CONDITION_ID_PATTERN,
+  'must be 1-20 lower-case letters, digits or _, from a letter',
+);
+const perCondition = <T extends z.ZodType>(schema: T) => z.record(ConditionKey, schema);
+
+/** The declared conditions (docs/decisions/0061): 2 to 6, ids unique. */
+export const ConditionListSchema = z
+  .array(z.object({ id: ConditionKey, label: Line(100) }).strict())
+  .min(2, 'a study needs at least two conditions')
+  .max(MAX_CONDITIONS, `a study has at most ${MAX_CONDITIONS} conditions`)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((condition, index) => {
+      if (seen.has(condition.id))
+        ctx.addIssue({ code: 'custom', path: [index, 'id'], message: 'condition ids must be unique' });
+      seen.add(condition.id);
+    });
+  });
 
 /** A condition's completion rule (docs/decisions/0049); each part absent is the spec's (3 rounds, 100 points). */
 const ChatRuleSchema = z
@@ -173,9 +194,7 @@ const ChatRuleSchema = z
   .strict();
 
 /** The completion rules, per condition (each optional). */
-export const ChatCompletionSchema = z
-  .object({ mmr: ChatRuleSchema.optional(), control: ChatRuleSchema.optional() })
-  .strict();
+export const ChatCompletionSchema = z.record(ConditionKey, ChatRuleSchema);
 
 /** A pathway's label and description (docs/decisions/0056). */
 const PathwayTextSchema = z.object({ label: Line(100), description: Text(1_000) }).strict();
@@ -189,8 +208,8 @@ export const StudyPathwaysSchema = z
   })
   .strict();
 
-/** The zod schema of a whole study definition (the `StudyDefinition` type, checked at run time). */
-export const StudyDefinitionSchema = z
+/** A study definition's fields, without the cross-field check of the condition keys (for `.omit` and `.shape`). */
+export const StudyDefinitionFields = z
   .object({
     id: LineText.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be 1-64 lower-case letters, digits or dashes'),
     title: Line(200),
@@ -243,6 +262,8 @@ export const StudyDefinitionSchema = z
     pre: PreSurveySchema.default(() => structuredClone(mmrPreSurvey)),
     // The post key is absent in versions stored before it was data: the MMR study's (docs/decisions/0047).
     post: z.object({ title: Line(200), question: Text(1_000), key: AnswerKey.default(MMR_POST_KEY) }).strict(),
+    // Absent in versions stored before conditions were data: the MMR study's two (docs/decisions/0061).
+    conditionList: ConditionListSchema.default(() => builtInConditionList()),
     conditions: perCondition(ConditionContentSchema),
     pathways: StudyPathwaysSchema.optional(),
     chat: z
@@ -254,6 +275,51 @@ export const StudyDefinitionSchema = z
       .strict(),
   })
   .strict();
+
+/** The zod schema of a whole study definition (the `StudyDefinition` type, checked at run time). */
+export const StudyDefinitionSchema = StudyDefinitionFields
+  // Runs even when other parts have problems (the editor lists every problem at once), so it reads the value
+  // loosely: a part that is not an object, or a list that is not valid, is reported by its own schema.
+  .superRefine(
+    (definition, ctx) => {
+      const loose = definition as unknown as { conditionList?: unknown; conditions?: unknown; chat?: unknown };
+      if (!Array.isArray(loose.conditionList)) return;
+      const declared = loose.conditionList
+        .map((c: unknown) => (isObject(c) ? c.id : undefined))
+        .filter((id): id is string => typeof id === 'string');
+      const chat = isObject(loose.chat) ? loose.chat : {};
+      const parts: [string[], unknown, boolean][] = [
+        [['conditions'], loose.conditions, true],
+        [['chat', 'conditions'], chat.conditions, true],
+        [['chat', 'fallbackGreetings'], chat.fallbackGreetings, true],
+        [['chat', 'completion'], chat.completion, false],
+      ];
+      for (const [path, part, required] of parts) {
+        if (!isObject(part)) continue;
+        for (const problem of conditionKeyProblems(declared, Object.keys(part), required))
+          ctx.addIssue({ code: 'custom', path: [...path, problem.key], message: problem.message });
+      }
+    },
+    { when: (payload) => isObject(payload.value) },
+  );
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A per-condition part's keys against the declared ids: each unknown key, and each missing one if required. */
+export function conditionKeyProblems(
+  declared: readonly string[],
+  keys: readonly string[],
+  required: boolean,
+): { key: string; message: string }[] {
+  const problems = keys
+    .filter((key) => !declared.includes(key))
+    .map((key) => ({ key, message: `"${key}" is not one of the study's conditions (conditionList)` }));
+  if (required)
+    for (const id of declared)
+      if (!keys.includes(id)) problems.push({ key: id, message: `missing: every condition needs this part` });
+  return problems;
+}
 
 // The schema and the zod-free types the web app uses describe the same thing (checked when compiling).
 type Parsed = z.infer<typeof StudyDefinitionSchema>;

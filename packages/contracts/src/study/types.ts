@@ -30,6 +30,12 @@ export interface StaticSection {
   blocks: ContentBlock[];
 }
 
+/** One condition a study declares: its id and what researchers call it. */
+export interface ConditionDeclaration {
+  id: Condition;
+  label: string;
+}
+
 export interface ConditionContent {
   /** Short topic name shown on the static intro, e.g. 'the MMR vaccine'. */
   topic: string;
@@ -121,6 +127,11 @@ export interface StudyDefinition {
     /** The answer key of the 1-7 post-study intention (docs/decisions/0047). */
     key: string;
   };
+  /**
+   * The study's conditions, in order: 2 to 6, each with an id (stored on assignments and in exports) and a
+   * label for researchers (docs/decisions/0061). Every per-condition part below is keyed by exactly these ids.
+   */
+  conditionList: ConditionDeclaration[];
   conditions: Record<Condition, ConditionContent>;
   /**
    * What the study calls its three pathways (label and description per pathway, each optional; the code keys
@@ -156,6 +167,22 @@ export interface EntryValues {
 
 /** Default minimum seconds for a section that does not set one (spec section 9). */
 export const DEFAULT_SECTION_SECONDS = 30;
+
+/** The built-in MMR study's condition ids (a study's own are in its `conditionList`). */
+export type BuiltInCondition = 'mmr' | 'control';
+type ByBuiltIn<T> = Record<BuiltInCondition, T>;
+
+/** The built-in study's chat: its per-condition parts have exactly the built-in ids (code reads them by name). */
+export type BuiltInStudyChat = StudyDefinition['chat'] & {
+  conditions: ByBuiltIn<ConditionChat>;
+  fallbackGreetings: ByBuiltIn<string>;
+};
+
+/** The built-in study, typed with its own condition ids (still a StudyDefinition). */
+export type BuiltInStudyDefinition = StudyDefinition & {
+  conditions: ByBuiltIn<ConditionContent>;
+  chat: BuiltInStudyChat;
+};
 
 /** The browser's view of a study: no system prompts or scripted replies. */
 export type WebStudyDefinition = Omit<StudyDefinition, 'chat' | 'pre' | 'pathways'> & {

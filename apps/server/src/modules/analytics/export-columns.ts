@@ -1,7 +1,7 @@
 import {
   CHAT_POINTS_TARGET,
   CHAT_ROUNDS_TARGET,
-  CONDITIONS,
+  conditionIds,
   LIKERT_MAX,
   LIKERT_MIN,
   MAX_LOGGED_PASTES,
@@ -15,7 +15,7 @@ import {
   type StudyDefinition,
 } from '@studychat/contracts';
 import type { CsvColumn } from './csv.js';
-import { BLOCK_SIZE } from '../participants/permuted-block.js';
+import { blockSize } from '../participants/permuted-block.js';
 import { sectionCountOf, type ParticipantRecord } from './participant-record.js';
 import { preColumns } from './pre-columns.js';
 
@@ -84,8 +84,8 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
       name: 'condition',
       type: 'text',
       meaning: 'Randomised condition; empty if never assigned (left before the pre-survey)',
-      allowed: list(CONDITIONS),
-      enum: CONDITIONS,
+      allowed: list(conditionIds(study)),
+      enum: conditionIds(study),
       value: (r) => r.condition,
     },
     {
@@ -281,10 +281,10 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
     {
       name: 'randomisation_position',
       type: 'integer',
-      meaning: `Position of the participant's slot within that block, 1 to ${BLOCK_SIZE}; empty if never assigned`,
-      allowed: `1-${BLOCK_SIZE}`,
+      meaning: `Position of the participant's slot within that block, 1 to ${blockSize(conditionIds(study))}; empty if never assigned`,
+      allowed: `1-${blockSize(conditionIds(study))}`,
       minimum: 1,
-      maximum: BLOCK_SIZE,
+      maximum: blockSize(conditionIds(study)),
       value: (r) => r.randomisationPosition,
     },
     {
@@ -386,7 +386,18 @@ export interface MessageRecord {
   thinking: string | null;
 }
 
-export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
+const messageColumnsByStudy = new WeakMap<StudyDefinition, readonly CsvColumn<MessageRecord>[]>();
+
+/** messages.csv's columns; the condition's allowed values are the study version's (docs/decisions/0061). */
+export function messageColumns(study: StudyDefinition): readonly CsvColumn<MessageRecord>[] {
+  const cached = messageColumnsByStudy.get(study);
+  if (cached) return cached;
+  const columns = buildMessageColumns(study);
+  messageColumnsByStudy.set(study, columns);
+  return columns;
+}
+
+const buildMessageColumns = (study: StudyDefinition): readonly CsvColumn<MessageRecord>[] => [
   { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
   { name: 'user_id', type: 'text', meaning: 'Study login (user) id; joins participants.csv', value: (r) => r.userId },
   { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id', value: (r) => r.prolificPid },
@@ -394,8 +405,8 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
     name: 'condition',
     type: 'text',
     meaning: 'Condition the chat ran in',
-    allowed: list(CONDITIONS),
-    enum: CONDITIONS,
+    allowed: list(conditionIds(study)),
+    enum: conditionIds(study),
     value: (r) => r.condition,
   },
   { name: 'thread_id', type: 'text', meaning: 'Chat thread id (one per participant)', value: (r) => r.threadId },
@@ -495,6 +506,9 @@ export const MESSAGE_COLUMNS: readonly CsvColumn<MessageRecord>[] = [
   },
 ];
 
+/** messages.csv's columns for the built-in study (the rows do not depend on the study). */
+export const MESSAGE_COLUMNS = messageColumns(studyDefinition);
+
 /** One survey answer, as surveys.csv writes it (long format: one row per question). */
 export interface SurveyAnswerRecord {
   experimentId: string;
@@ -552,7 +566,7 @@ export const SURVEY_COLUMNS = surveyColumns(studyDefinition);
 export function dataFileColumns(study: StudyDefinition) {
   return {
     'participants.csv': participantColumns(study),
-    'messages.csv': MESSAGE_COLUMNS,
+    'messages.csv': messageColumns(study),
     'surveys.csv': surveyColumns(study),
   } as const satisfies Partial<Record<ExportFile, readonly CsvColumn<never>[]>>;
 }

@@ -13,7 +13,7 @@ import { findExperimentById } from '../experiments/experiments.repository.js';
 import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
 import type { CsvColumn } from './csv.js';
 import { dataPackageDescriptor, type PackageMeta } from './datapackage.js';
-import { MESSAGE_COLUMNS, SURVEY_COLUMNS, participantColumns, surveyColumns } from './export-columns.js';
+import { SURVEY_COLUMNS, messageColumns, participantColumns, surveyColumns } from './export-columns.js';
 import { csvOf, messageRecords, participantRecords, surveyRecords } from './export.service.js';
 import { EVENT_COLUMNS, PAGE_TIME_COLUMNS } from './package-columns.js';
 import { eventRecords, pageTimeRecords } from './package-records.js';
@@ -38,7 +38,7 @@ const PAGE = { participants: 2000, threads: 1000, surveys: 5000, events: 10_000 
 function packageFileColumns(study: StudyDefinition) {
   return {
     'participants.csv': participantColumns(study),
-    'messages.csv': MESSAGE_COLUMNS,
+    'messages.csv': messageColumns(study),
     'surveys.csv': surveyColumns(study),
     'page_times.csv': PAGE_TIME_COLUMNS,
     'events.csv': EVENT_COLUMNS,
@@ -71,7 +71,7 @@ function fileSources(
       'participants.csv',
       () => csvOf(columns['participants.csv'], participantRecords(trx, experimentId, participantOptions)),
     ],
-    ['messages.csv', () => csvOf(MESSAGE_COLUMNS, messageRecords(trx, experimentId, PAGE.threads, withTests))],
+    ['messages.csv', () => csvOf(columns['messages.csv'], messageRecords(trx, experimentId, PAGE.threads, withTests))],
     ['surveys.csv', () => csvOf(SURVEY_COLUMNS, surveyRecords(trx, experimentId, PAGE.surveys, withTests))],
     [
       'page_times.csv',

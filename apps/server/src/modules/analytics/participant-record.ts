@@ -1,5 +1,5 @@
 import {
-  CONDITIONS,
+  conditionIds,
   ENTRY_CHOICE_NAMES,
   LIKERT_MAX,
   LIKERT_MIN,
@@ -13,7 +13,7 @@ import {
   type StudyDefinition,
 } from '@studychat/contracts';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
-import { BLOCK_SIZE } from '../participants/permuted-block.js';
+import { blockSize } from '../participants/permuted-block.js';
 import type { ParticipantBaseRow } from './analytics.repository.js';
 import { entryChoiceOf } from '../surveys/survey-answers.js';
 import type { AssistantUsage, ChatActivity, SectionExposure, SurveyAnswers } from './participant-facts.js';
@@ -135,17 +135,13 @@ function sectionSummary(
     visible += s.visibleSeconds;
     hidden += s.hiddenSeconds;
   }
-  const count = condition ? study.conditions[condition].sections.length : 0;
+  const count = condition ? (study.conditions[condition]?.sections.length ?? 0) : 0;
   return {
     allMet: condition
       ? Array.from({ length: count }, (_, i) => sections[i]).every((s) => s !== undefined && s.seconds >= s.minSeconds)
       : null,
     hiddenShare: timed && visible + hidden > 0 ? Math.round((hidden / (visible + hidden)) * 10000) / 10000 : null,
   };
-}
-
-function toCondition(value: string | null): Condition | null {
-  return CONDITIONS.find((c) => c === value) ?? null;
 }
 
 export function toParticipantRecord(
@@ -165,7 +161,8 @@ export function toParticipantRecord(
   const post = intentValue(answers.post?.[own.post.key]);
   const points = chatPoints(chat.turns, chat.chars);
   const reached = facts.threads.has(base.user_id);
-  const condition = toCondition(base.assigned_condition);
+  // As stored: written only from the conditions of the version the participant ran (docs/decisions/0061).
+  const condition = base.assigned_condition;
   const sections = Array.from({ length: sectionCountOf(study) }, (_, index) => exposures?.get(index));
   const summary = sectionSummary(study, condition, sections);
   const role = entryChoiceOf(own, answers.entry?.[own.entry.key]);
@@ -209,7 +206,7 @@ export function toParticipantRecord(
     status: facts.statuses?.get(base.user_id) ?? null,
     pathway: pathwayOf(base.completion_pathway, entryChoice, baseline),
     randomisationBlock: base.block_index ?? null,
-    randomisationPosition: base.slot_seq == null ? null : ((base.slot_seq - 1) % BLOCK_SIZE) + 1,
+    randomisationPosition: base.slot_seq == null ? null : ((base.slot_seq - 1) % blockSize(conditionIds(study))) + 1,
     allSectionsMinMet: summary.allMet,
     duplicateProlificPid: base.prolific_pid === null ? null : (facts.duplicatePids?.has(base.prolific_pid) ?? false),
     hiddenTimeShare: summary.hiddenShare,

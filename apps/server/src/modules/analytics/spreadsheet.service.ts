@@ -9,7 +9,7 @@ import { experimentExists } from './analytics.repository.js';
 import type { DB } from '../../db/schema.js';
 import { CODEBOOK_COLUMNS } from './codebook.js';
 import type { CsvColumn } from './csv.js';
-import { MESSAGE_COLUMNS, SURVEY_COLUMNS, participantColumns } from './export-columns.js';
+import { SURVEY_COLUMNS, messageColumns, participantColumns } from './export-columns.js';
 import { codebookRecords, messageRecords, participantRecords, surveyRecords } from './export.service.js';
 import { spreadsheetCell } from './spreadsheet-cell.js';
 
@@ -53,7 +53,7 @@ export function spreadsheetWorkbook(
     sheet('participants', participantColumns(study), () =>
       participantRecords(db, experimentId, { statuses, includeTests, study }),
     ),
-    sheet('messages', MESSAGE_COLUMNS, () => messageRecords(db, experimentId, undefined, includeTests)),
+    sheet('messages', messageColumns(study), () => messageRecords(db, experimentId, undefined, includeTests)),
     sheet('surveys', SURVEY_COLUMNS, () => surveyRecords(db, experimentId, undefined, includeTests)),
     sheet('codebook', CODEBOOK_COLUMNS, () => codebookRecords(study)),
   ];

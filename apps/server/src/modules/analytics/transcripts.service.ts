@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { CONDITIONS } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
@@ -29,7 +28,8 @@ export const TRANSCRIPT_COLUMNS: readonly CsvColumn<TranscriptRecord>[] = [
     meaning: 'Participant number in this file (P0001, ...), in the order the chats started',
     value: (r) => r.participant,
   },
-  { name: 'condition', type: 'text', meaning: 'Condition', enum: CONDITIONS, value: (r) => r.condition },
+  // The experiment's study version declares the conditions (docs/decisions/0061); this file has no codebook.
+  { name: 'condition', type: 'text', meaning: 'Condition', value: (r) => r.condition },
   { name: 'position', type: 'integer', meaning: 'Order in the chat, from 0', value: (r) => r.position },
   { name: 'role', type: 'text', meaning: "'user' or 'assistant'", value: (r) => r.role },
   {

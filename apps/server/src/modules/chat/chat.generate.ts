@@ -1,4 +1,4 @@
-import type { ChatRule, StudyDefinition } from '@studychat/contracts';
+import { perConditionPart, type ChatRule, type StudyDefinition } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
@@ -72,7 +72,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   }, ctx.renewMs);
   renew.unref();
 
-  const condition = toCondition(thread.condition);
+  const condition = toCondition(g.state.study, thread.condition);
   const started = performance.now();
   let firstTokenMs: number | null = null;
   let text = '';
@@ -82,7 +82,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   try {
     if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
     // The prompt and scripted texts of the study version the experiment runs.
-    const chat = g.state.study.chat.conditions[condition];
+    const chat = perConditionPart(g.state.study.chat.conditions, condition, 'chat');
     const system = chat.systemPrompt;
     askedModel = chat.settings?.model;
     info = await ctx.deps.llm.streamReply(

@@ -1,6 +1,7 @@
 import {
   chatProgress,
-  CONDITIONS,
+  isStudyCondition,
+  type StudyDefinition,
   type ChatRule,
   type ChatMessage,
   type ChatProgressValues,
@@ -68,8 +69,9 @@ export function toProgress(rows: readonly ProgressRow[], rule?: ChatRule): ChatP
   );
 }
 
-export function toCondition(value: string): Condition | null {
-  return (CONDITIONS as readonly string[]).includes(value) ? (value as Condition) : null;
+/** A thread's condition if the study version declares it (docs/decisions/0061), else null. */
+export function toCondition(study: Pick<StudyDefinition, 'conditionList'>, value: string): Condition | null {
+  return isStudyCondition(study, value) ? value : null;
 }
 
 /** Characters of the first message kept in a thread's title. */

@@ -94,7 +94,7 @@ async function stateOf(ctx: ChatContext, read: ThreadRead): Promise<{ state: Thr
   if (!read.overrides) throw notFound(EXPERIMENT_NOT_FOUND);
   const limits = resolveChatLimits(ctx.defaults, read.overrides);
   const study = await ctx.deps.studies(read.thread.experiment_id);
-  const rule = chatRuleFor(study.chat.completion, toCondition(read.thread.condition));
+  const rule = chatRuleFor(study.chat.completion, toCondition(study, read.thread.condition));
   return {
     state: { thread: read.thread, limits, completed: read.completedAt !== null, study, rule },
     rows: read.messages,

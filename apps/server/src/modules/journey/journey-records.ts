@@ -30,7 +30,7 @@ export interface JourneyState {
 export function toState(facts: JourneyFacts, study: StudyDefinition): JourneyState {
   const assignment = toAssignment(facts.assignment);
   const condition = assignment.assigned_condition;
-  const sections = condition ? study.conditions[condition].sections : [];
+  const sections = condition ? (study.conditions[condition]?.sections ?? []) : [];
   const records: JourneyRecords = {
     consented: assignment.consent_given || assignment.consent_timestamp !== null,
     entryChoice: facts.surveys.entryChoice,

@@ -1,5 +1,4 @@
 import {
-  CONDITIONS,
   MONITOR_FUNNEL_STEPS,
   STRATA,
   type Condition,
@@ -57,15 +56,19 @@ function zeroPerPathway(): Record<Pathway, number> {
   return { complete: 0, confirm: 0, ceiling: 0 };
 }
 
-function zeroPerCondition(): Record<string, number> {
-  return Object.fromEntries(CONDITIONS.map((c) => [c, 0]));
+/** Zero per condition of the study version (docs/decisions/0061), in its order. */
+function zeroPerCondition(conditions: readonly Condition[]): Record<string, number> {
+  return Object.fromEntries(conditions.map((c) => [c, 0]));
 }
 
 /** total = screened out + not yet assigned + in progress + stale + completed: each participant once. */
-export function summarise(items: readonly { facts: MonitorFacts; row: MonitorRow }[]): FullParticipantSummary {
+export function summarise(
+  items: readonly { facts: MonitorFacts; row: MonitorRow }[],
+  conditions: readonly Condition[],
+): FullParticipantSummary {
   const summary: FullParticipantSummary = {
     total: items.length,
-    conditions: zeroPerCondition(),
+    conditions: zeroPerCondition(conditions),
     screened_out: { confirm: 0, ceiling: 0 },
     not_yet_assigned: 0,
     in_progress: 0,
@@ -130,10 +133,11 @@ function passed(point: MonitorFunnelStep, facts: MonitorFacts, row: MonitorRow):
 export function buildFunnel(
   items: readonly { facts: MonitorFacts; row: MonitorRow }[],
   loggedInNotJoined: number,
+  conditions: readonly Condition[],
 ): MonitorFunnel {
   const reached = Object.fromEntries(MONITOR_FUNNEL_STEPS.map((k) => [k, 0])) as Record<MonitorFunnelStep, number>;
   const dropped = { ...reached };
-  const assigned = zeroPerCondition();
+  const assigned = zeroPerCondition(conditions);
   const completed = zeroPerPathway();
   let confirm = 0;
   let ceiling = 0;
@@ -182,9 +186,10 @@ export function buildSpend(
   facts: readonly MonitorFacts[],
   targetSampleSize: number | null,
   previews: readonly MonitorFacts[],
+  conditions: readonly Condition[],
 ): MonitorSpend {
   const byCondition: MonitorSpend['by_condition'] = Object.fromEntries(
-    CONDITIONS.map((c) => [c, { participants: 0, tokens: 0, cost_usd: 0 }]),
+    conditions.map((c) => [c, { participants: 0, tokens: 0, cost_usd: 0 }]),
   );
   let tokens = 0;
   let cost = 0;
@@ -218,25 +223,26 @@ export function buildSpend(
 }
 
 /**
- * Arms per baseline stratum against equal allocation. Permuted blocks keep every stratum's arms within
+ * Arms per baseline stratum against equal allocation (chi-square with one degree of freedom fewer than the
+ * study's conditions). Permuted blocks keep every stratum's arms within
  * PER_CONDITION_IN_BLOCK of each other, so a larger difference is a warning whatever the p-value says.
  */
-export function buildSrm(facts: readonly MonitorFacts[]): MonitorSrm {
+export function buildSrm(facts: readonly MonitorFacts[], conditions: readonly Condition[]): MonitorSrm {
   const strata = STRATA.map((stratum) => {
-    const counts = zeroPerCondition();
+    const counts = zeroPerCondition(conditions);
     for (const f of facts) {
       if (f.stratum === stratum && f.records.condition !== null) {
         counts[f.records.condition] = (counts[f.records.condition] ?? 0) + 1;
       }
     }
-    const values = CONDITIONS.map((c: Condition) => counts[c] ?? 0);
+    const values = conditions.map((c) => counts[c] ?? 0);
     const chi = chiSquareEqual(values);
     const imbalance = Math.max(...values) - Math.min(...values);
     return {
       stratum,
       counts,
       chi_square: round6(chi),
-      p_value: round6(chiSquarePValue(chi, CONDITIONS.length - 1)),
+      p_value: round6(chiSquarePValue(chi, conditions.length - 1)),
       allowed_imbalance: PER_CONDITION_IN_BLOCK,
       imbalance,
       warning: imbalance > PER_CONDITION_IN_BLOCK,
@@ -249,7 +255,7 @@ export function buildSrm(facts: readonly MonitorFacts[]): MonitorSrm {
       : `Sample ratio mismatch: ${flagged
           .map(
             (s) =>
-              `stratum ${s.stratum} (${CONDITIONS.map((c) => `${c} ${s.counts[c]}`).join(', ')}, p = ${s.p_value.toFixed(3)})`,
+              `stratum ${s.stratum} (${conditions.map((c) => `${c} ${s.counts[c]}`).join(', ')}, p = ${s.p_value.toFixed(3)})`,
           )
           .join('; ')}. The permuted blocks allow a difference of at most ${PER_CONDITION_IN_BLOCK} per stratum.`;
   return { strata, warning };

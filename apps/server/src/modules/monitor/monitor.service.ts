@@ -1,5 +1,6 @@
 import {
-  CONDITIONS,
+  conditionIds,
+  isStudyCondition,
   PATHWAYS,
   MONITOR_STALE_MINUTES_DEFAULT,
   sectionMinSeconds,
@@ -59,8 +60,6 @@ async function requireSettings(database: Database, experimentId: string): Promis
   return toSettings(row);
 }
 
-const isCondition = (value: string | null): value is Condition =>
-  value !== null && (CONDITIONS as readonly string[]).includes(value);
 const isPathway = (value: string | null): value is Pathway =>
   value !== null && (PATHWAYS as readonly string[]).includes(value);
 
@@ -100,8 +99,8 @@ async function loadFacts(database: Database, experimentId: string, study: StudyD
     const entry = mine?.get('entry');
     const baselineText = mine?.get('baseline');
     const choice = entry === undefined ? undefined : parseJsonObject(entry)?.[study.entry.key];
-    const condition = isCondition(row.assigned_condition) ? row.assigned_condition : null;
-    const sections = condition ? study.conditions[condition].sections : [];
+    const condition = isStudyCondition(study, row.assigned_condition) ? row.assigned_condition : null;
+    const sections = condition ? (study.conditions[condition]?.sections ?? []) : [];
     const myViews = viewsOf.get(row.user_id) ?? [];
     const event = eventsOf.get(row.user_id);
     const thread = threadOf.get(row.user_id);
@@ -176,20 +175,28 @@ interface Classified {
   row: MonitorRow;
 }
 
-/** Real participants only: test runs (previews) are left out of every number and list of the monitor. */
-async function classifyReal(deps: AppDeps, experimentId: string, settings: MonitorSettings): Promise<Classified[]> {
-  return (await classifyAll(deps, experimentId, settings)).filter((i) => !i.loaded.isTest);
+/** Everyone classified, and the conditions of the experiment's study version (docs/decisions/0061). */
+interface ClassifiedAll {
+  items: Classified[];
+  conditions: Condition[];
 }
 
-async function classifyAll(deps: AppDeps, experimentId: string, settings: MonitorSettings): Promise<Classified[]> {
+/** Real participants only: test runs (previews) are left out of every number and list of the monitor. */
+async function classifyReal(deps: AppDeps, experimentId: string, settings: MonitorSettings): Promise<ClassifiedAll> {
+  const all = await classifyAll(deps, experimentId, settings);
+  return { ...all, items: all.items.filter((i) => !i.loaded.isTest) };
+}
+
+async function classifyAll(deps: AppDeps, experimentId: string, settings: MonitorSettings): Promise<ClassifiedAll> {
   const study = await deps.studies(experimentId);
   const now = deps.clock().getTime();
   const staleMs = settings.stale_minutes * 60_000;
-  return (await loadFacts(deps.database, experimentId, study)).map((loaded) => ({
+  const items = (await loadFacts(deps.database, experimentId, study)).map((loaded) => ({
     loaded,
     facts: loaded.facts,
     row: classify(loaded.facts, now, staleMs),
   }));
+  return { items, conditions: conditionIds(study) };
 }
 
 /**
@@ -206,7 +213,7 @@ export async function getMonitor(
   const settings = await requireSettings(deps.database, experimentId);
   // The position first: anything logged while the rest is read is announced again by the stream.
   const seq = await latestSeq(db, experimentId);
-  const [all, loggedInNotJoined] = await Promise.all([
+  const [{ items: all, conditions }, loggedInNotJoined] = await Promise.all([
     classifyAll(deps, experimentId, settings),
     countLoggedInNotJoined(db, experimentId),
   ]);
@@ -218,10 +225,10 @@ export async function getMonitor(
     generated_at: now.toISOString(),
     seq,
     settings,
-    summary: summarise(items),
-    funnel: buildFunnel(items, loggedInNotJoined),
-    spend: buildSpend(facts, settings.target_sample_size, previews),
-    srm: buildSrm(facts),
+    summary: summarise(items, conditions),
+    funnel: buildFunnel(items, loggedInNotJoined, conditions),
+    spend: buildSpend(facts, settings.target_sample_size, previews, conditions),
+    srm: buildSrm(facts, conditions),
     participants: (includeTests ? all : items).map((i) => toParticipant(i.loaded, i.row, now.getTime())),
   };
 }
@@ -229,13 +236,14 @@ export async function getMonitor(
 /** The summary alone (the participant-summary route): every participant counted once. */
 export async function getFullSummary(deps: AppDeps, experimentId: string): Promise<FullParticipantSummary> {
   const settings = await requireSettings(deps.database, experimentId);
-  return summarise(await classifyReal(deps, experimentId, settings));
+  const { items, conditions } = await classifyReal(deps, experimentId, settings);
+  return summarise(items, conditions);
 }
 
 /** Status per user id (the participants table and participants.csv), test runs included. */
 export async function statusByUser(deps: AppDeps, experimentId: string): Promise<Map<string, MonitorRow['status']>> {
   const settings = await requireSettings(deps.database, experimentId);
-  const items = await classifyAll(deps, experimentId, settings);
+  const { items } = await classifyAll(deps, experimentId, settings);
   return new Map(items.map((i) => [i.loaded.base.user_id, i.row.status]));
 }
 

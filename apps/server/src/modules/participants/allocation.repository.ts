@@ -7,14 +7,24 @@ export interface FreeSlot {
   condition: string;
 }
 
-/** The lowest unclaimed slot of the stratum's randomisation list, if any. */
-export function nextFreeSlot(db: Kysely<DB>, experimentId: string, stratum: Stratum): Promise<FreeSlot | undefined> {
+/**
+ * The lowest unclaimed slot of the stratum's randomisation list holding one of the study's conditions, if any.
+ * A slot of a condition the version does not declare cannot be written (slots come from real participants,
+ * whose first join locks the pin), but would be passed over rather than assigned.
+ */
+export function nextFreeSlot(
+  db: Kysely<DB>,
+  experimentId: string,
+  stratum: Stratum,
+  conditions: readonly Condition[],
+): Promise<FreeSlot | undefined> {
   return db
     .selectFrom('allocation_slots')
     .select(['id', 'condition'])
     .where('experiment_id', '=', experimentId)
     .where('stratum', '=', stratum)
     .where('assignment_id', 'is', null)
+    .where('condition', 'in', [...conditions])
     .orderBy('seq')
     .limit(1)
     .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { CONDITIONS, PATHWAYS, STRATA, type Assignment, type CompletionStatus } from '@studychat/contracts';
+import { PATHWAYS, STRATA, type Assignment, type CompletionStatus } from '@studychat/contracts';
 import type { AssignmentRow } from '../../db/schema.js';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
 
@@ -15,7 +15,8 @@ export function toAssignment(row: AssignmentRow): Assignment {
     prolific_pid: row.prolific_pid,
     study_id: row.study_id,
     session_id: row.session_id,
-    assigned_condition: oneOf(CONDITIONS, row.assigned_condition),
+    // Written only by the assignment step, from the pinned version's conditions (docs/decisions/0061).
+    assigned_condition: row.assigned_condition,
     stratum: oneOf(STRATA, row.stratum),
     condition_assigned_at: toIsoOrNull(row.condition_assigned_at),
     consent_given: toBool(row.consent_given),

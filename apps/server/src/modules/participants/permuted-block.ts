@@ -1,13 +1,19 @@
-import { CONDITIONS, type Condition } from '@studychat/contracts';
-import type { Stratum } from '@studychat/contracts';
+import type { Condition, Stratum } from '@studychat/contracts';
 
-/** Each block holds every condition this many times (block size 4 for two conditions). */
+/** Each block holds every condition of the study this many times (block size 4 for two conditions, 6 for three). */
 export const PER_CONDITION_IN_BLOCK = 2;
-export const BLOCK_SIZE = CONDITIONS.length * PER_CONDITION_IN_BLOCK;
 
-/** One permuted block: each condition twice, shuffled with Fisher-Yates drawing from `random`. */
-export function permutedBlock(random: () => number): Condition[] {
-  const block: Condition[] = CONDITIONS.flatMap((c) => Array.from({ length: PER_CONDITION_IN_BLOCK }, () => c));
+/** The block size for a study's conditions (docs/decisions/0061). */
+export function blockSize(conditions: readonly Condition[]): number {
+  return conditions.length * PER_CONDITION_IN_BLOCK;
+}
+
+/**
+ * One permuted block over the study's conditions: each one PER_CONDITION_IN_BLOCK times, shuffled with
+ * Fisher-Yates drawing from `random`.
+ */
+export function permutedBlock(conditions: readonly Condition[], random: () => number): Condition[] {
+  const block: Condition[] = conditions.flatMap((c) => Array.from({ length: PER_CONDITION_IN_BLOCK }, () => c));
   for (let i = block.length - 1; i > 0; i--) {
     // Clamp: a faulty source returning 1 must not index past the end.
     const j = Math.min(i, Math.floor(random() * (i + 1)));

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CONDITIONS, type Assignment, type Condition, type Stratum } from '@studychat/contracts';
+import { conditionIds, type Assignment, type Condition, type Stratum } from '@studychat/contracts';
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
@@ -42,7 +42,7 @@ export async function assignCondition(
         { userId, experimentId, write: { kind: 'assignment' }, session },
         {
           repeat: async ({ state }) => state.facts.assignment,
-          apply: async ({ trx, state, now, writeWithEvent }) => {
+          apply: async ({ trx, state, study, now, writeWithEvent }) => {
             // The assignment step comes after a baseline of 1-6 (7 is the ceiling exit).
             const stratum = state.records.baseline === null ? null : stratumFor(state.records.baseline);
             if (stratum === null) throw new Error('the assignment step was reached without a baseline of 1-6');
@@ -53,7 +53,8 @@ export async function assignCondition(
                 type: 'assigned',
                 data: { condition, stratum },
               });
-            const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, now }, record);
+            const conditions = conditionIds(study);
+            const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, conditions, now }, record);
             return { result: assigned, eventWritten: true };
           },
         },
@@ -66,29 +67,33 @@ export async function assignCondition(
   throw conflict('Many participants are being assigned at this moment. Please try again.');
 }
 
-/** One attempt, in the journey write's transaction: claim the lowest free slot and record it on the assignment. */
+/**
+ * One attempt, in the journey write's transaction: claim the lowest free slot of the stratum holding one of the
+ * study's conditions (docs/decisions/0061: a block's composition is fixed when its slots are written, from the
+ * pinned version's conditions) and record it on the assignment.
+ */
 async function claimAndAssign(
   trx: Kysely<DB>,
   deps: AppDeps,
-  input: { id: string; experimentId: string; stratum: Stratum; now: Date },
+  input: { id: string; experimentId: string; stratum: Stratum; conditions: Condition[]; now: Date },
   record: (condition: Condition) => Promise<AssignmentRow[]>,
 ): Promise<AssignmentRow> {
-  const { id: assignmentId, experimentId, stratum } = input;
+  const { id: assignmentId, experimentId, stratum, conditions } = input;
   const now = input.now.toISOString();
   for (let i = 0; i < MAX_CLAIMS_PER_ATTEMPT; i++) {
-    const slot = await nextFreeSlot(trx, experimentId, stratum);
+    const slot = await nextFreeSlot(trx, experimentId, stratum, conditions);
     if (!slot) {
       await appendBlock(trx, {
         experimentId,
         stratum,
-        conditions: permutedBlock(deps.random),
+        conditions: permutedBlock(conditions, deps.random),
         now,
         newId: deps.newId,
       });
       continue;
     }
     if (!(await claimSlot(trx, slot.id, assignmentId, now))) continue;
-    const condition = CONDITIONS.find((c) => c === slot.condition);
+    const condition = conditions.find((c) => c === slot.condition);
     if (!condition) throw new Error(`allocation slot ${slot.id} holds an unknown condition`);
     // The journey write holds the participant's row, so nothing else can assign a condition meanwhile; were one
     // there, the retry rolls the transaction (the slot, the event) back.

@@ -7,7 +7,10 @@ import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { useTestApp } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { BLOCK_SIZE, permutedBlock, stratumFor } from './permuted-block.js';
+import { blockSize, permutedBlock, stratumFor } from './permuted-block.js';
+
+const TWO = ['mmr', 'control'];
+const BLOCK_SIZE = blockSize(TWO);
 import { assignCondition } from './randomisation.service.js';
 
 /** A small seeded generator (mulberry32), so randomisation runs are reproducible. */
@@ -26,7 +29,7 @@ describe('permuted blocks', () => {
   it('hold each condition twice', () => {
     const random = seeded(1);
     for (let i = 0; i < 100; i++) {
-      const block = permutedBlock(random);
+      const block = permutedBlock(TWO, random);
       expect(block).toHaveLength(BLOCK_SIZE);
       expect(block.filter((c) => c === 'mmr')).toHaveLength(2);
       expect(block.filter((c) => c === 'control')).toHaveLength(2);
@@ -38,8 +41,8 @@ describe('permuted blocks', () => {
     const b = seeded(7);
     const orders = new Set<string>();
     for (let i = 0; i < 200; i++) {
-      const block = permutedBlock(a).join(',');
-      expect(permutedBlock(b).join(',')).toBe(block);
+      const block = permutedBlock(TWO, a).join(',');
+      expect(permutedBlock(TWO, b).join(',')).toBe(block);
       orders.add(block);
     }
     expect(orders.size).toBe(6);
@@ -47,9 +50,31 @@ describe('permuted blocks', () => {
 
   it('stay valid for a source at the edges of [0, 1]', () => {
     for (const value of [0, 0.999999, 1]) {
-      const block = permutedBlock(() => value);
+      const block = permutedBlock(TWO, () => value);
       expect([...block].sort()).toEqual(['control', 'control', 'mmr', 'mmr']);
     }
+  });
+
+  it("hold each of a study's own conditions twice: three conditions make blocks of six, in all 90 orders", () => {
+    const three = ['sleep', 'teeth', 'screens'];
+    expect(blockSize(three)).toBe(6);
+    const random = seeded(3);
+    const orders = new Set<string>();
+    for (let i = 0; i < 3000; i++) {
+      const block = permutedBlock(three, random);
+      expect(block).toHaveLength(6);
+      for (const c of three) expect(block.filter((x) => x === c)).toHaveLength(2);
+      orders.add(block.join(','));
+    }
+    // 6! / (2! 2! 2!) = 90 distinct orders.
+    expect(orders.size).toBe(90);
+  });
+
+  it('build blocks of any declared size: six conditions make blocks of twelve', () => {
+    const six = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const block = permutedBlock(six, seeded(5));
+    expect(block).toHaveLength(12);
+    expect([...block].sort()).toEqual(six.flatMap((c) => [c, c]).sort());
   });
 
   it('map baseline intentions to strata, with no stratum for the ceiling', () => {

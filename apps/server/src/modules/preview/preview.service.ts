@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { PREVIEW_LINK_MINUTES, type Condition, type PreviewLink, type RedeemPreviewReply } from '@studychat/contracts';
+import {
+  PREVIEW_LINK_MINUTES,
+  conditionIds,
+  isStudyCondition,
+  type Condition,
+  type PreviewLink,
+  type RedeemPreviewReply,
+} from '@studychat/contracts';
 import type { DB } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -36,6 +43,14 @@ export async function createPreview(
   const { deps } = auth;
   const { db } = deps.database;
   if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  // The admin picks among the conditions of the experiment's study version (docs/decisions/0061).
+  const study = await deps.studies(experimentId);
+  if (!isStudyCondition(study, condition))
+    throw new AppError(
+      400,
+      'VALIDATION_FAILED',
+      `condition: must be one of the study's conditions (${conditionIds(study).join(', ')})`,
+    );
   const now = deps.clock();
   const iso = now.toISOString();
   const userId = deps.newId();

@@ -1,9 +1,9 @@
-import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
+import { studyDefinition, type BuiltInStudyDefinition, type StudyDefinition } from '@studychat/contracts';
 
 // The second study the tests run (studies, exports): its own answer keys, pre-survey and section counts.
 
 /** A second study: another topic, three sections and one per condition, other timers, wording and questions. */
-export function secondStudy(): StudyDefinition {
+export function secondStudy(): BuiltInStudyDefinition {
   const study = structuredClone(studyDefinition);
   study.id = 'sleep-study';
   study.title = 'Sleep study';
@@ -60,4 +60,50 @@ export function secondStudy(): StudyDefinition {
   };
   study.chat.conditions.control.systemPrompt = 'SECRET TEETH PROMPT: you talk about teeth.';
   return study;
+}
+
+/**
+ * A study of three conditions with ids of its own (docs/decisions/0061): the second study's sleep and teeth
+ * conditions plus screen time, each with its own sections and prompt.
+ */
+export function threeConditionStudy(): StudyDefinition {
+  const base = secondStudy();
+  return {
+    ...base,
+    id: 'three-arm-study',
+    title: 'Three-arm study',
+    conditionList: [
+      { id: 'sleep', label: 'Sleep information' },
+      { id: 'teeth', label: 'Tooth brushing (control)' },
+      { id: 'screens', label: 'Screen time' },
+    ],
+    conditions: {
+      sleep: base.conditions.mmr,
+      teeth: base.conditions.control,
+      screens: {
+        topic: 'screen time',
+        sections: [1, 2].map((n) => ({
+          id: `screens-${n}`,
+          title: `Screens part ${n}`,
+          minSeconds: 4,
+          blocks: [{ paragraphs: [`Screen fact number ${n}.`] }],
+        })),
+      },
+    },
+    chat: {
+      conditions: {
+        sleep: base.chat.conditions.mmr,
+        teeth: base.chat.conditions.control,
+        screens: {
+          systemPrompt: 'SECRET SCREENS PROMPT: you talk about screen time.',
+          scripted: {
+            opening: 'Hello! Ask me about screen time.',
+            replies: ['Screens: an hour a day.'],
+            closing: 'Bye.',
+          },
+        },
+      },
+      fallbackGreetings: { sleep: 'Hello (sleep).', teeth: 'Hello (teeth).', screens: 'Hello (screens).' },
+    },
+  };
 }

@@ -54,9 +54,9 @@ describe.each(TEST_DIALECTS)('Markdown sections on %s', (dialect) => {
       await send(t(), participant, 'GET', `/api/participants/study/${experiment.id}`),
       200,
     );
-    expect(view.conditions.mmr.sections[0]?.blocks).toEqual([{ markdown: MARKDOWN }]);
+    expect(view.conditions.mmr?.sections[0]?.blocks).toEqual([{ markdown: MARKDOWN }]);
     // The other sections keep their structured blocks.
-    expect(view.conditions.mmr.sections[1]?.blocks).toEqual([{ paragraphs: ['Sleep fact number 2.'] }]);
+    expect(view.conditions.mmr?.sections[1]?.blocks).toEqual([{ paragraphs: ['Sleep fact number 2.'] }]);
   });
 
   it.each([

@@ -83,7 +83,7 @@ describe.each(TEST_DIALECTS)('study version routes on %s', (dialect) => {
     expect(view.pre.questions.map((q) => q.key)).toEqual(['children', 'sleep_worry']);
     expect(view.pages?.completion?.thanks).toBe('Thanks from the sleep study.');
     expect(view.entry).toMatchObject({ key: 'bedtime_plan', values: { continue: 'unsure', exit: 'settled' } });
-    expect(view.conditions.mmr.sections.map((s) => s.minSeconds)).toEqual([5, 10, 15]);
+    expect(view.conditions.mmr?.sections.map((s) => s.minSeconds)).toEqual([5, 10, 15]);
 
     model.reset();
     const user = await participantAt(t(), experiment.id, 'chatted');

@@ -30,7 +30,9 @@ export function ChatPage() {
   const completion = study?.chat.completion;
   const rule = useMemo(() => chatRuleFor(completion, condition), [completion, condition]);
   // The server's thread, so another device (or cleared storage) resumes the same conversation.
-  const chat = useChat(experimentId, user?.userId, condition, journey?.chat.threadId ?? null, rule);
+  // The study's canned greeting for the condition, if the opening can be neither streamed nor fetched.
+  const greeting = condition ? study?.chat.fallbackGreetings[condition] : undefined;
+  const chat = useChat(experimentId, user?.userId, condition, journey?.chat.threadId ?? null, rule, greeting);
   const viewportHeight = useViewportHeight();
   const [startedHere, setStartedHere] = useState(false);
 

@@ -60,6 +60,11 @@ function toUi(messages: ChatMessage[]): UiMessage[] {
   }));
 }
 
+/** The built-in study's greeting, when the study's own could not be read. */
+function builtInGreeting(condition: Condition | null): string {
+  return condition === 'control' ? chatFallbackGreetings.control : chatFallbackGreetings.mmr;
+}
+
 function toProgress(p: ChatProgress): Progress {
   return { rounds: p.rounds, chars: p.chars, points: p.points, complete: p.complete, closed: p.closed ?? null };
 }
@@ -74,6 +79,7 @@ export function useChat(
   condition: Condition | null = null,
   serverThreadId: string | null = null,
   rule: ChatRule = SPEC_CHAT_RULE,
+  fallbackGreeting?: string,
 ): ChatState {
   const stored = useRef(experimentId ? withServerThread(loadChat(experimentId, rule), serverThreadId) : null);
   const [threadId, setThreadId] = useState<string | null>(stored.current?.threadId ?? null);
@@ -124,12 +130,12 @@ export function useChat(
         console.warn('Error streaming initial message', streamFailure);
         content = await storedOpening(thread).catch(() => '');
         if (!alive()) return;
-        if (!content.trim()) content = chatFallbackGreetings[condition ?? 'mmr'];
+        if (!content.trim()) content = fallbackGreeting ?? builtInGreeting(condition);
       }
       patch(bubbleId, (m) => ({ ...m, content, loading: false }));
       setStatus('ready');
     },
-    [patch, condition],
+    [patch, condition, fallbackGreeting],
   );
 
   /** Loads history, progress and limits from the server and shows them; null if the thread is gone. */

@@ -83,6 +83,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     session,
     completion: cached?.alreadyCompleted ? cached : null,
     journey,
+    conditions: typeof study === 'object' && study ? study.conditionList.map((c) => c.id) : null,
   });
   const known = typeof journey === 'object' ? journey : null;
   const studyRead = study === 'pending' ? null : study;

@@ -202,6 +202,29 @@ describe('decideStudyRoute (spec section 4 guards)', () => {
   );
 });
 
+describe("decideStudyRoute: the condition is one of the study's conditions (docs/decisions/0061)", () => {
+  const at = (assignedCondition: string, conditions: readonly string[] | null) =>
+    decideStudyRoute({
+      step: 'static',
+      session: { ...progressed, assignedCondition },
+      auth: participant,
+      completion: null,
+      routeExperimentId: EXP,
+      conditions,
+    });
+
+  it('allows a condition the study declares, and sends any other to /pre-survey', () => {
+    expect(at('screens', ['sleep', 'teeth', 'screens'])).toEqual(allow);
+    expect(at('mmr', ['sleep', 'teeth', 'screens'])).toEqual(to('/pre-survey'));
+    expect(at('mmr', ['mmr', 'control'])).toEqual(allow);
+    expect(at('placebo', ['mmr', 'control'])).toEqual(to('/pre-survey'));
+  });
+
+  it('checks only that there is a condition when the study could not be read', () => {
+    expect(at('screens', null)).toEqual(allow);
+  });
+});
+
 describe('decideStudyRoute with the server journey (the server wins)', () => {
   const sectionOpened = { openedAt: '2026-11-21T09:00:00.000Z' };
   const at = (step: Journey['step'], extra: Partial<Journey> = {}): Journey =>

@@ -26,6 +26,8 @@ export interface GuardInput {
   completion: CompletionStatus | 'pending' | null;
   /** The server's journey ('pending' while it is read; null when unknown): it wins over the session. */
   journey?: Journey | 'pending' | null;
+  /** The condition ids of the experiment's study, once read (null when it could not be read). */
+  conditions?: readonly string[] | null;
 }
 
 export type GuardDecision =
@@ -125,7 +127,10 @@ export function decideStudyRoute(input: GuardInput): GuardDecision {
   }
 
   if (isExperimentStep) {
-    if (!input.routeExperimentId || input.routeExperimentId !== session.experimentId || !session.assignedCondition) {
+    // The condition must be one of the study's conditions (spec section 4: "mmr or control" for the MMR study).
+    const condition = session.assignedCondition;
+    const known = !input.conditions || (condition !== null && input.conditions.includes(condition));
+    if (!input.routeExperimentId || input.routeExperimentId !== session.experimentId || !condition || !known) {
       return redirect('/pre-survey');
     }
     if (session.experimentCompleted) return redirect('/completion', 'complete');

@@ -43,8 +43,10 @@ describe('study session storage', () => {
     expect(readFlag('consentGiven')).toBe(false);
   });
 
-  it('ignores a condition that is not mmr or control', () => {
+  it('keeps a condition id in form (the guard checks it against the study) and ignores anything else', () => {
     writeSession('assignedCondition', 'placebo');
+    expect(readStudySession().assignedCondition).toBe('placebo');
+    writeSession('assignedCondition', 'Not an id!');
     expect(readStudySession().assignedCondition).toBeNull();
   });
 

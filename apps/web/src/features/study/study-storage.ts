@@ -1,4 +1,4 @@
-import { CONDITIONS, type CompletionStatus, type Condition, type Journey } from '@studychat/contracts/web';
+import { CONDITION_ID_PATTERN, type CompletionStatus, type Condition, type Journey } from '@studychat/contracts/web';
 import { completionStatusKey, SESSION_KEYS } from '../../lib/storage-keys';
 
 type SessionKey = keyof typeof SESSION_KEYS;
@@ -25,8 +25,9 @@ export function setFlag(key: SessionKey): void {
   writeSession(key, 'true');
 }
 
+/** A condition id in form; which ids exist is the study's (the guard checks, docs/decisions/0061). */
 export function isCondition(value: unknown): value is Condition {
-  return typeof value === 'string' && (CONDITIONS as readonly string[]).includes(value);
+  return typeof value === 'string' && CONDITION_ID_PATTERN.test(value);
 }
 
 /** The study-relevant part of session storage, as the guard needs it. */

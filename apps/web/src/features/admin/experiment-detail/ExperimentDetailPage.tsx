@@ -18,7 +18,7 @@ import { ParticipantSummaryCard } from './ParticipantSummaryCard';
 import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
-import { useExperiment, useParticipantsDetailed } from './use-experiment-detail';
+import { useExperiment, useExperimentStudy, useParticipantsDetailed } from './use-experiment-detail';
 
 /**
  * `/admin/experiments/:id`: details, summary, results chart, participants, chat limits and budget, the model
@@ -28,6 +28,8 @@ export function ExperimentDetailPage() {
   const { id = '' } = useParams();
   const experiment = useExperiment(id);
   const participants = useParticipantsDetailed(id);
+  // The conditions of the pinned study version (docs/decisions/0061): the preview's choices, the chart's order.
+  const conditions = useExperimentStudy(id).data?.conditionList;
 
   return (
     <div className="space-y-5">
@@ -51,7 +53,7 @@ export function ExperimentDetailPage() {
               <h2 className="text-lg font-semibold text-slate-900">Intention Before and After</h2>
               <div className="mt-3">
                 {participants.isSuccess ? (
-                  <IntentionChart rows={participants.data} />
+                  <IntentionChart rows={participants.data} conditions={conditions?.map((c) => c.id)} />
                 ) : participants.isError ? (
                   <p className="text-red-700">Failed to load data</p>
                 ) : (
@@ -77,7 +79,7 @@ export function ExperimentDetailPage() {
           </Card>
           {canEdit() && (
             <>
-              <PreviewPanel experimentId={id} />
+              <PreviewPanel experimentId={id} conditions={conditions} />
               <ChatLimitsCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />

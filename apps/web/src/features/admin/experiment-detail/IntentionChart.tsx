@@ -15,9 +15,16 @@ const fmt = (value: number) => value.toFixed(2);
  * Mean intention before (baseline) and after (post) per condition, as a small hand-drawn SVG bar chart.
  * The drawing is hidden from screen readers, which get the same numbers as a table.
  */
-export function IntentionChart({ rows }: { rows: readonly DetailedParticipantRow[] }) {
+export function IntentionChart({
+  rows,
+  conditions = [],
+}: {
+  rows: readonly DetailedParticipantRow[];
+  /** The study's condition ids, in its order. */
+  conditions?: readonly string[];
+}) {
   const captionId = useId();
-  const stats = intentionByCondition(rows);
+  const stats = intentionByCondition(rows, conditions);
   if (stats.length === 0) {
     return <p className="text-slate-600">No participants with both a baseline and a post intention yet.</p>;
   }

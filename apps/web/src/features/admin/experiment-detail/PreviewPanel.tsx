@@ -1,4 +1,4 @@
-import { CONDITIONS, type Condition, type PreviewLink } from '@studychat/contracts/web';
+import type { Condition, ConditionDeclaration, PreviewLink } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
@@ -17,7 +17,14 @@ export function previewUrl(link: Pick<PreviewLink, 'path'>, origin = window.loca
  * one-time link to open in a private window (this browser's tabs share the admin session). Test runs are
  * marked and left out of the monitor, the summary and the chart.
  */
-export function PreviewPanel({ experimentId }: { experimentId: string }) {
+export function PreviewPanel({
+  experimentId,
+  conditions,
+}: {
+  experimentId: string;
+  /** The conditions of the experiment's study version (docs/decisions/0061); undefined while they load. */
+  conditions: readonly ConditionDeclaration[] | undefined;
+}) {
   const create = useCreatePreview(experimentId);
   const [link, setLink] = useState<PreviewLink | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,13 +45,20 @@ export function PreviewPanel({ experimentId }: { experimentId: string }) {
         as them once, for 30 minutes. Test runs are marked &quot;test&quot; and never counted in the monitor, the
         summary or the chart.
       </p>
-      <div className="mt-3 flex flex-wrap gap-3">
-        {CONDITIONS.map((condition) => (
-          <Button key={condition} variant="secondary" disabled={create.isPending} onClick={() => start(condition)}>
-            Preview {condition}
-          </Button>
-        ))}
-      </div>
+      {conditions ? (
+        <ul className="mt-3 flex flex-wrap gap-3">
+          {conditions.map((condition) => (
+            <li key={condition.id} className="flex flex-col gap-1">
+              <Button variant="secondary" disabled={create.isPending} onClick={() => start(condition.id)}>
+                Preview {condition.id}
+              </Button>
+              <span className="text-xs text-slate-600">{condition.label}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-3 text-sm text-slate-600">Loading the study&apos;s conditions...</p>
+      )}
       {error && <Alert className="mt-3">{error}</Alert>}
       {link && (
         <div className="mt-4 space-y-2" data-testid="preview-link">

@@ -4,7 +4,7 @@ import { intentionByCondition } from './intention-stats';
 
 let n = 0;
 function row(
-  condition: 'mmr' | 'control' | null,
+  condition: string | null,
   pre: number | null,
   post: number | null,
   isTest = false,
@@ -27,18 +27,29 @@ function row(
 
 describe('intentionByCondition', () => {
   it('averages before and after per condition over participants with both values, mmr first', () => {
-    const stats = intentionByCondition([
-      row('control', 4, 4),
-      row('mmr', 3, 6),
-      row('mmr', 4, 5),
-      row('mmr', 5, null),
-      row(null, 2, 7),
-      row('control', null, 3),
-    ]);
+    const stats = intentionByCondition(
+      [
+        row('control', 4, 4),
+        row('mmr', 3, 6),
+        row('mmr', 4, 5),
+        row('mmr', 5, null),
+        row(null, 2, 7),
+        row('control', null, 3),
+      ],
+      ['mmr', 'control'],
+    );
     expect(stats).toEqual([
       { condition: 'mmr', n: 2, meanPre: 3.5, meanPost: 5.5 },
       { condition: 'control', n: 1, meanPre: 4, meanPost: 4 },
     ]);
+  });
+
+  it("follows the study's order of its own conditions, then any other condition found", () => {
+    const stats = intentionByCondition(
+      [row('teeth', 4, 4), row('screens', 3, 5), row('sleep', 2, 6), row('legacy', 1, 1)],
+      ['sleep', 'teeth', 'screens'],
+    );
+    expect(stats.map((s) => s.condition)).toEqual(['sleep', 'teeth', 'screens', 'legacy']);
   });
 
   it('leaves test runs (previews) out', () => {

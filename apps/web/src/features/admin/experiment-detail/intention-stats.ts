@@ -1,4 +1,4 @@
-import { CONDITIONS, type DetailedParticipantRow } from '@studychat/contracts/web';
+import type { DetailedParticipantRow } from '@studychat/contracts/web';
 
 export interface ConditionIntention {
   condition: string;
@@ -8,8 +8,14 @@ export interface ConditionIntention {
   meanPost: number;
 }
 
-/** Mean intention before and after, per condition, over real participants (no test runs) with both values. */
-export function intentionByCondition(rows: readonly DetailedParticipantRow[]): ConditionIntention[] {
+/**
+ * Mean intention before and after, per condition, over real participants (no test runs) with both values;
+ * in the study's order of conditions (`order`), then any other condition found, by name.
+ */
+export function intentionByCondition(
+  rows: readonly DetailedParticipantRow[],
+  order: readonly string[] = [],
+): ConditionIntention[] {
   const sums = new Map<string, { n: number; pre: number; post: number }>();
   for (const row of rows) {
     if (row.is_test || row.assigned_condition === null || row.pre_intent === null || row.post_intent === null) continue;
@@ -19,9 +25,8 @@ export function intentionByCondition(rows: readonly DetailedParticipantRow[]): C
     sum.post += row.post_intent;
     sums.set(row.assigned_condition, sum);
   }
-  const known: readonly string[] = CONDITIONS;
-  const order = [...known, ...[...sums.keys()].filter((c) => !known.includes(c)).sort()];
-  return order.flatMap((condition) => {
+  const all = [...order, ...[...sums.keys()].filter((c) => !order.includes(c)).sort()];
+  return all.flatMap((condition) => {
     const sum = sums.get(condition);
     if (!sum) return [];
     return [{ condition, n: sum.n, meanPre: sum.pre / sum.n, meanPost: sum.post / sum.n }];

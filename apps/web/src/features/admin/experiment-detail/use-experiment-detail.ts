@@ -70,6 +70,14 @@ export function useWithdraw(id: string) {
   });
 }
 
+/** The study of the experiment's pinned version as participants get it (its conditions, ids and labels). */
+export function useExperimentStudy(id: string) {
+  return useQuery({
+    queryKey: [...experimentKey(id), 'study'],
+    queryFn: ({ signal }) => api(endpoints.studies.participantView, { params: { experimentId: id }, signal }),
+  });
+}
+
 /** "Preview as participant": a test participant in the chosen condition and its one-time link. */
 export function useCreatePreview(id: string) {
   const queryClient = useQueryClient();

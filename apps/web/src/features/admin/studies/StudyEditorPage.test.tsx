@@ -1,4 +1,4 @@
-import type { StudyDefinition } from '@studychat/contracts/web';
+import type { BuiltInStudyDefinition, StudyDefinition } from '@studychat/contracts/web';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -15,7 +15,7 @@ const show = (as: 'admin' | 'analyst' = 'admin') =>
 
 /** The definition the JSON view holds now. */
 const jsonView = () =>
-  JSON.parse((screen.getByLabelText('Study definition (JSON)') as HTMLTextAreaElement).value) as StudyDefinition;
+  JSON.parse((screen.getByLabelText('Study definition (JSON)') as HTMLTextAreaElement).value) as BuiltInStudyDefinition;
 
 const open = async (user: ReturnType<typeof userEvent.setup>, part: string) => {
   await user.click(await screen.findByText(part, { selector: 'summary span, summary' }));
@@ -162,7 +162,7 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     const calls = mockFetch({
       [`GET ${url}`]: () => json(200, draftVersion()),
       'POST /api/admin/study-versions/check': (call) => {
-        const sent = call.body as { definition: StudyDefinition };
+        const sent = call.body as { definition: BuiltInStudyDefinition };
         const temperature = sent.definition.chat.conditions.mmr.settings?.temperature;
         return json(200, {
           issues:
@@ -204,6 +204,7 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     // The mmr condition's third section (the risk panel) alone, so the form re-renders quickly in jsdom.
     const version = draftVersion();
     const { mmr } = version.definition.conditions;
+    if (!mmr) throw new Error('the built-in study has an mmr condition');
     mmr.sections = mmr.sections.slice(2, 3);
     mockFetch({
       [`GET ${url}`]: () => json(200, version),

@@ -5,14 +5,15 @@ import { StudyLayout } from '../../../components/StudyLayout';
 import { useJourney } from '../journey-context';
 import { readStudySession } from '../study-storage';
 import { useStudy } from '../use-study';
+import { conditionContent } from '../condition-content';
 
 /** `/experiment/:experimentId/static-intro`: what the participant will read next. */
 export function StaticIntroPage() {
   const study = useStudy();
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
-  const condition = useJourney().journey?.condition ?? readStudySession().assignedCondition ?? 'control';
-  const content = study.conditions[condition];
+  const condition = useJourney().journey?.condition ?? readStudySession().assignedCondition;
+  const content = conditionContent(study, condition);
   const count = content.sections.length;
   // The study's own texts, if it has them (its topic and number of sections filled in); else the spec's.
   const own = study.pages?.staticIntro;

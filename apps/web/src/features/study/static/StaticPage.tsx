@@ -24,6 +24,7 @@ import {
 import { useScrolledToBottom } from './use-scrolled-to-bottom';
 import { useVisibleCountdown } from './use-visible-countdown';
 import { useStudy } from '../use-study';
+import { conditionContent } from '../condition-content';
 
 const SAVE_FAILED = 'Your progress could not be saved. Please check your connection and try again.';
 
@@ -40,8 +41,8 @@ export function StaticPage() {
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
   const { journey, refresh } = useJourney();
-  const condition = journey?.condition ?? readStudySession().assignedCondition ?? 'control';
-  const sections = study.conditions[condition].sections;
+  const condition = journey?.condition ?? readStudySession().assignedCondition;
+  const sections = conditionContent(study, condition).sections;
   const fromServer = () =>
     journey?.step === 'sections'
       ? progressFromJourney(journey, sections.length)

@@ -11,7 +11,7 @@ import { useCloneStudyVersion, useUpdateStudyVersion } from '../use-studies';
 import { DraftContext, issueIndex, type DraftApi } from './draft-context';
 import { IssueSummary } from './IssueSummary';
 import { JsonView } from './JsonView';
-import { hasForm, StudyForms } from './StudyForms';
+import { draftConditions, hasForm, StudyForms } from './StudyForms';
 import { useLiveIssues } from './use-live-issues';
 import { LeaveDialog } from './LeaveDialog';
 import { leavingOptions, useUnsavedGuard } from './use-unsaved-guard';
@@ -58,7 +58,7 @@ export function StudyEditor({ version }: { version: StudyVersion }) {
 
   /** An issue in the summary leads to its field, or to the JSON view when no form holds it. */
   const showIssue = (path: string) => {
-    if (api && hasForm(path)) setFocusRequest(path);
+    if (api && hasForm(path, draftConditions(api.draft))) setFocusRequest(path);
     else document.getElementById(jsonId)?.focus();
   };
 

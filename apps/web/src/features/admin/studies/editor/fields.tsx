@@ -3,7 +3,7 @@ import { useDraft } from './draft-context';
 import { fieldId, getAt, type Path } from './draft-path';
 import { FieldIssues } from './FieldIssues';
 
-const INPUT =
+export const INPUT =
   'mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-base shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40 read-only:bg-slate-50';
 
 /** What a field at `path` needs: its value, ids, issues and how to write it. */
