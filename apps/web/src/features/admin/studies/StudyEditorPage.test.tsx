@@ -200,6 +200,33 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     expect(jsonView()).not.toHaveProperty('pathways');
   });
 
+  it('adds, renames and removes a condition through the Conditions form, every per-condition part following', async () => {
+    mockFetch({ [`GET ${url}`]: () => json(200, draftVersion()) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Conditions');
+    await user.click(screen.getByRole('button', { name: 'Add condition' }));
+    const added = jsonView() as unknown as StudyDefinition;
+    expect(added.conditionList.map((c) => c.id)).toEqual(['mmr', 'control', 'condition_3']);
+    expect(Object.keys(added.chat.fallbackGreetings)).toEqual(['mmr', 'control', 'condition_3']);
+    // The new condition has its own Sections and Chat forms.
+    expect(screen.getByText('Sections: condition_3 condition', { selector: 'summary span, summary' })).toBeTruthy();
+    const id = screen.getByLabelText('Id of condition 3');
+    await user.clear(id);
+    await user.type(id, 'screens');
+    await user.type(screen.getByLabelText('Label of condition 3'), ' (screen time)');
+    const renamed = jsonView() as unknown as StudyDefinition;
+    expect(renamed.conditionList[2]).toEqual({ id: 'screens', label: 'Condition 3 (screen time)' });
+    expect(Object.keys(renamed.conditions)).toEqual(['mmr', 'control', 'screens']);
+    expect(Object.keys(renamed.chat.conditions)).toEqual(['mmr', 'control', 'screens']);
+    await user.click(screen.getByRole('button', { name: 'Remove condition 1' }));
+    const removed = jsonView() as unknown as StudyDefinition;
+    expect(removed.conditionList.map((c) => c.id)).toEqual(['control', 'screens']);
+    expect(Object.keys(removed.conditions)).toEqual(['control', 'screens']);
+    // Two is the least: neither can be removed now.
+    expect(screen.getByRole('button', { name: 'Remove condition 1' })).toBeDisabled();
+  });
+
   it("edits a block's table: cells named for their place, rows and columns added, moved and removed", async () => {
     // The mmr condition's third section (the risk panel) alone, so the form re-renders quickly in jsdom.
     const version = draftVersion();
