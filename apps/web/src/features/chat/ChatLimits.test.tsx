@@ -1,4 +1,5 @@
-import { CHAT_CLOSED_TEXT, studyDefinition } from '@studychat/contracts/web';
+import { builtInStudy } from '../study/builtin-study';
+import { CHAT_CLOSED_TEXT } from '@studychat/contracts/web';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -222,7 +223,7 @@ describe('the canned greeting', () => {
     const user = userEvent.setup();
     renderChat();
     await user.click(screen.getByRole('button', { name: 'Start Conversation' }));
-    expect(await within(log()).findByText(studyDefinition.chat.fallbackGreetings.control)).toBeInTheDocument();
-    expect(studyDefinition.chat.fallbackGreetings.control).not.toMatch(/vaccin/i);
+    expect(await within(log()).findByText(builtInStudy.chat.fallbackGreetings.control)).toBeInTheDocument();
+    expect(builtInStudy.chat.fallbackGreetings.control).not.toMatch(/vaccin/i);
   });
 });

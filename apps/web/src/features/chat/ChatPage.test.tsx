@@ -1,5 +1,5 @@
+import { builtInStudy } from '../study/builtin-study';
 import type { Journey } from '@studychat/contracts/web';
-import { studyDefinition } from '@studychat/contracts/web';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -126,7 +126,7 @@ describe('ChatPage: starting', () => {
     renderChat();
     await user.click(screen.getByRole('button', { name: 'Start Conversation' }));
     // No condition in this session: the mmr greeting (the page reads the condition when it has one).
-    expect(await within(log()).findByText(studyDefinition.chat.fallbackGreetings.mmr)).toBeInTheDocument();
+    expect(await within(log()).findByText(builtInStudy.chat.fallbackGreetings.mmr)).toBeInTheDocument();
     expect(input()).toBeEnabled();
   });
 

@@ -1,4 +1,6 @@
-import { studyDefinition, type Journey, type WebStudyDefinition } from '@studychat/contracts/web';
+import { builtInStudy } from '../study/builtin-study';
+import type { PageStudy } from '../study/use-study';
+import { type Journey } from '@studychat/contracts/web';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -19,9 +21,9 @@ import {
 // The study's own completion rule (docs/decisions/0049): the page shows its targets and opens Proceed by it.
 
 /** A study asking for 1 round and 10 points in the control condition only. */
-const study: WebStudyDefinition = {
-  ...studyDefinition,
-  chat: { ...studyDefinition.chat, completion: { control: { rounds: 1, points: 10 } } },
+const study: PageStudy = {
+  ...builtInStudy,
+  chat: { ...builtInStudy.chat, completion: { control: { rounds: 1, points: 10 } } },
 };
 
 const journeyIn = (condition: 'mmr' | 'control') =>

@@ -1,8 +1,9 @@
 // Helpers for the chat page tests: a fake server behind fetch, and controllable event streams.
+import type { PageStudy } from '../study/use-study';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
-import type { Journey, WebStudyDefinition } from '@studychat/contracts/web';
+import type { Journey } from '@studychat/contracts/web';
 import { setToken } from '../../lib/session';
 import { JourneyContext } from '../study/journey-context';
 import { ChatPage } from './ChatPage';
@@ -89,7 +90,7 @@ export const LIMITS = { maxMessageChars: 1000, messagesLeft: 30 };
 export const THREAD_EXTRA = { limits: LIMITS, replying: false };
 
 /** The chat page, with the server's journey and the experiment's study as its study guard hands them down (none by default). */
-export function renderChat(journey: Journey | null = null, study: WebStudyDefinition | null = null) {
+export function renderChat(journey: Journey | null = null, study: PageStudy | null = null) {
   return render(
     <JourneyContext value={{ journey, refresh: () => undefined, study }}>
       <MemoryRouter initialEntries={[`/experiment/${EXPERIMENT}/chat`]}>

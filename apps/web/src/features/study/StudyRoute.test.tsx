@@ -1,16 +1,22 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { setUnauthorizedHandler } from '../../lib/api';
 import { StudyRoute } from './StudyRoute';
 import { useJourney } from './journey-context';
-import { assignment, EXP_ID, journey, loginAs, mockApi, USER_ID } from './test-support';
+import { useStudy } from './use-study';
+import { assignment, EXP_ID, journey, loginAs, mockApi, STUDY_VIEW, studyView, USER_ID } from './test-support';
 
 const JOURNEY = `GET /api/participants/journey/${EXP_ID}`;
 
 /** A page that shows the server step its guard handed down. */
 function StepShown({ name }: { name: string }) {
   return <p>{`${name} page, server step ${useJourney().journey?.step ?? 'unknown'}`}</p>;
+}
+
+/** A page that shows the title of the study its guard handed down. */
+function StudyShown() {
+  return <p>{`Study: ${useStudy().entry.title}`}</p>;
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -37,6 +43,14 @@ function renderRoute(path: string) {
           element={
             <StudyRoute step="static">
               <StepShown name="Static" />
+            </StudyRoute>
+          }
+        />
+        <Route
+          path="/consent"
+          element={
+            <StudyRoute step="consent">
+              <StudyShown />
             </StudyRoute>
           }
         />
@@ -84,7 +98,7 @@ describe('StudyRoute', () => {
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const atEntry = journey({ step: 'entry', done: { ...journey().done, consent: true } });
-    mockApi({ [JOURNEY]: { status: 200, body: atEntry } });
+    mockApi({ [JOURNEY]: { status: 200, body: atEntry }, [STUDY_VIEW]: studyView });
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
     expect(sessionStorage.getItem('consentGiven')).toBe('true');
@@ -109,7 +123,7 @@ describe('StudyRoute', () => {
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     sessionStorage.setItem('consentGiven', 'true');
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    mockApi({ [JOURNEY]: { status: 503, body: { error: 'down', code: 'INTERNAL' } } });
+    mockApi({ [JOURNEY]: { status: 503, body: { error: 'down', code: 'INTERNAL' } }, [STUDY_VIEW]: studyView });
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step unknown')).toBeInTheDocument();
   });
@@ -122,6 +136,7 @@ describe('StudyRoute', () => {
     const api = mockApi({
       // Not joined as far as the server knows: the session decides and repairs itself.
       [JOURNEY]: { status: 404, body: { error: 'No participation found', code: 'NOT_FOUND' } },
+      [STUDY_VIEW]: studyView,
       [`GET /api/participants/${USER_ID}/${EXP_ID}`]: {
         status: 200,
         body: assignment({ assigned_condition: 'control' }),
@@ -160,5 +175,49 @@ describe('StudyRoute', () => {
     expect(push.mock.calls.length).toBe(before + 1);
     expect(push.mock.calls.at(-1)?.[2]).toBe(window.location.href);
     push.mockRestore();
+  });
+
+  it("never shows another study's texts when the study cannot be read: it says so, and Try again reads it again", async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const sleep = { ...studyView.body, entry: { ...studyView.body.entry, title: 'Sleep and screens' } };
+    const api = mockApi({
+      [JOURNEY]: { status: 200, body: journey({ step: 'consent' }) },
+      [STUDY_VIEW]: [
+        { status: 503, body: { error: 'down', code: 'INTERNAL' } },
+        { status: 200, body: sleep },
+      ],
+    });
+    renderRoute('/consent');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Please check your internet connection, then try again.',
+    );
+    expect(screen.queryByText(/^Study:/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Study: Sleep and screens')).toBeInTheDocument();
+    expect(api.keys().filter((key) => key === STUDY_VIEW)).toHaveLength(2);
+  });
+
+  it('tells a participant with no participation on the server to open the Prolific link again (no retry loop)', async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    mockApi({
+      [JOURNEY]: { status: 200, body: journey({ step: 'consent' }) },
+      [STUDY_VIEW]: { status: 404, body: { error: 'No participation found', code: 'NOT_FOUND' } },
+    });
+    renderRoute('/consent');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please open the study link from Prolific again.');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.queryByText(/^Study:/)).toBeNull();
+  });
+
+  it('shows an admin with no experiment the built-in study, read by no call', async () => {
+    loginAs({ isAdmin: true });
+    const api = mockApi({});
+    renderRoute('/consent');
+    expect(await screen.findByText(`Study: ${studyView.body.entry.title}`)).toBeInTheDocument();
+    expect(api.keys()).toEqual([]);
   });
 });

@@ -1,18 +1,20 @@
-import type { Journey, ParticipantStudy } from '@studychat/contracts/web';
+import type { Journey } from '@studychat/contracts/web';
 import { endpoints } from '@studychat/contracts/web';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
+import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
 import { api, ApiError } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, type StudyStep } from './study-guard';
 import { JourneyContext } from './journey-context';
 import { findAssignment } from './study-api';
-import { loadParticipantStudy } from './study-content';
+import { loadParticipantStudy, type StudyRead } from './study-content';
 import { preloadStudyPages } from './study-pages';
 import { cacheJourney, readCachedStatus, readStudySession, removeSession, writeSession } from './study-storage';
 import { useBackTrap } from './use-back-trap';
 import { useHeartbeat } from './use-heartbeat';
+import type { PageStudy } from './use-study';
 
 /** Wraps a participant page with the guards of spec section 4 and the back-button trap. */
 export function StudyRoute({ step, children }: { step: StudyStep; children: ReactNode }) {
@@ -40,21 +42,26 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   const needsJourney = auth.loggedIn && !auth.isAdmin && experimentId !== null && !cached?.alreadyCompleted;
   const [journey, setJourney] = useState<Journey | 'pending' | null>(needsJourney ? 'pending' : null);
   const [reads, setReads] = useState(0);
-  // The study's texts for this experiment: the page waits for them (or for their failure).
+  // The study's texts: the experiment's version from the server (the page waits for it; a failed read shows
+  // a retry, never another study's texts), or the built-in study for a page shown with no experiment.
   const needsStudy = auth.loggedIn && experimentId !== null;
-  const [study, setStudy] = useState<ParticipantStudy | null | 'pending'>(needsStudy ? 'pending' : null);
+  const [study, setStudy] = useState<PageStudy | 'unreachable' | 'not-joined' | 'pending'>('pending');
+  const [studyReads, setStudyReads] = useState(0);
   useBackTrap();
 
   useEffect(() => {
-    if (!needsStudy || !experimentId) return;
     let live = true;
-    void loadParticipantStudy(experimentId).then((read) => {
-      if (live && read !== undefined) setStudy(read);
+    const read: Promise<StudyRead | PageStudy> =
+      needsStudy && experimentId
+        ? loadParticipantStudy(experimentId)
+        : import('./builtin-study').then((m) => m.builtInStudy);
+    void read.then((value) => {
+      if (live && value !== undefined) setStudy(value);
     });
     return () => {
       live = false;
     };
-  }, [needsStudy, experimentId]);
+  }, [needsStudy, experimentId, studyReads]);
 
   useEffect(() => {
     if (!needsJourney || !experimentId) return;
@@ -83,10 +90,10 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     session,
     completion: cached?.alreadyCompleted ? cached : null,
     journey,
-    conditions: typeof study === 'object' && study ? study.conditionList.map((c) => c.id) : null,
+    conditions: typeof study === 'object' ? study.conditionList.map((c) => c.id) : null,
   });
   const known = typeof journey === 'object' ? journey : null;
-  const studyRead = study === 'pending' ? null : study;
+  const studyRead = typeof study === 'object' ? study : null;
   const context = useMemo(
     () => ({ journey: known, refresh: () => setReads((n) => n + 1), study: studyRead }),
     [known, studyRead],
@@ -108,6 +115,13 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   if (decision.kind === 'redirect') {
     return <Navigate to={decision.to} replace state={decision.pathway ? { pathway: decision.pathway } : undefined} />;
   }
+  if (decision.kind === 'allow' && (study === 'unreachable' || study === 'not-joined')) {
+    const retry = () => {
+      setStudy('pending');
+      setStudyReads((n) => n + 1);
+    };
+    return <StudyUnavailable retry={study === 'unreachable' ? retry : null} />;
+  }
   if (decision.kind !== 'allow' || study === 'pending') return <StudyLoading />;
   return <JourneyContext value={context}>{children}</JourneyContext>;
 }
@@ -118,6 +132,24 @@ function StudyLoading() {
     <main className="flex min-h-dvh items-center justify-center">
       <h1 className="sr-only">Loading the study page</h1>
       <Spinner />
+    </main>
+  );
+}
+
+/**
+ * The study could not be read. Unreachable: nothing is lost, the participant tries again. Not joined (the server
+ * has no participation of this account here): only the study link from Prolific starts it again.
+ */
+function StudyUnavailable({ retry }: { retry: (() => void) | null }) {
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-4 text-center">
+      <h1 className="text-xl font-semibold text-slate-900">This page could not be loaded</h1>
+      <p role="alert" className="text-slate-700">
+        {retry
+          ? 'Please check your internet connection, then try again. Your answers so far are saved.'
+          : 'This account is not taking part in this study. Please open the study link from Prolific again.'}
+      </p>
+      {retry && <Button onClick={retry}>Try again</Button>}
     </main>
   );
 }

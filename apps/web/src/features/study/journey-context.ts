@@ -1,5 +1,6 @@
-import type { Journey, WebStudyDefinition } from '@studychat/contracts/web';
+import type { Journey } from '@studychat/contracts/web';
 import { createContext, useContext } from 'react';
+import type { PageStudy } from './use-study';
 
 export interface JourneyValue {
   /** The server's journey as the study guard read it for this page; null when unknown (admin, no answer). */
@@ -7,7 +8,7 @@ export interface JourneyValue {
   /** Reads the journey again (the guard then redirects if the server's step has moved elsewhere). */
   refresh: () => void;
   /** The study of the experiment's version (participant view, no prompts); null when unknown. Read with useStudy. */
-  study?: WebStudyDefinition | null;
+  study?: PageStudy | null;
 }
 
 export const JourneyContext = createContext<JourneyValue>({ journey: null, refresh: () => undefined, study: null });

@@ -4,9 +4,16 @@ import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { setToken } from '../../lib/session';
+import { builtInStudy } from './builtin-study';
+import { JourneyContext } from './journey-context';
 
 export const USER_ID = '11111111-1111-4111-8111-111111111111';
 export const EXP_ID = '22222222-2222-4222-8222-222222222222';
+
+/** The study read a study guard makes (the participant view of the experiment's version). */
+export const STUDY_VIEW = `GET /api/participants/study/${EXP_ID}`;
+/** The server's participant view of the built-in study, as a mocked reply. */
+export const studyView = { status: 200, body: { ...builtInStudy, version_id: null } };
 
 /** Stores a participant token (the payload is read, never verified, in the browser). */
 export function loginAs(payload: { userId?: string; isAdmin?: boolean } = {}): void {
@@ -61,19 +68,24 @@ function WhereAmI() {
   );
 }
 
-/** Renders `element` at `path`; any other route shows its location, for navigation assertions. */
+/**
+ * Renders `element` at `path`; any other route shows its location, for navigation assertions. The page gets the
+ * built-in study as its guard would hand it down (a test's own JourneyContext inside `element` wins).
+ */
 export function renderAt(element: ReactElement, path: string, pattern = path, state?: unknown) {
   return render(
-    <MemoryRouter
-      initialEntries={[
-        { pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
-      ]}
-    >
-      <Routes>
-        <Route path={pattern.split('?')[0]} element={element} />
-        <Route path="*" element={<WhereAmI />} />
-      </Routes>
-    </MemoryRouter>,
+    <JourneyContext value={{ journey: null, refresh: () => undefined, study: builtInStudy }}>
+      <MemoryRouter
+        initialEntries={[
+          { pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
+        ]}
+      >
+        <Routes>
+          <Route path={pattern.split('?')[0]} element={element} />
+          <Route path="*" element={<WhereAmI />} />
+        </Routes>
+      </MemoryRouter>
+    </JourneyContext>,
   );
 }
 

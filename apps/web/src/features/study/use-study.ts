@@ -1,10 +1,16 @@
-import { studyDefinition, type WebStudyDefinition } from '@studychat/contracts/web';
+import type { StudyDefinition, WebStudyDefinition } from '@studychat/contracts/web';
 import { useJourney } from './journey-context';
 
+/** The study a page shows: the participant view of the experiment's version (no prompts), pre-survey included. */
+export type PageStudy = WebStudyDefinition & { pre: StudyDefinition['pre'] };
+
 /**
- * The study this page shows: the experiment's version as the server gave it to the study guard, or the
- * built-in study when there was none to read (kept out of the initial bundle: only the lazy pages import this).
+ * The study this page shows, as its guard read it: the experiment's version from the server, or the built-in
+ * study for a page shown with no experiment. A page never renders without it (the guard waits, or shows the
+ * read's failure with a retry), so there is no compiled-in study to fall back to.
  */
-export function useStudy(): WebStudyDefinition {
-  return useJourney().study ?? studyDefinition;
+export function useStudy(): PageStudy {
+  const { study } = useJourney();
+  if (!study) throw new Error('useStudy: a study page renders only inside its guard, which reads the study');
+  return study;
 }

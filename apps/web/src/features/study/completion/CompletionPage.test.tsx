@@ -1,7 +1,7 @@
+import { builtInStudy } from '../builtin-study';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { studyDefinition } from '@studychat/contracts/web';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, journey, loginAs, mockApi, renderAt } from '../test-support';
 import { CompletionPage } from './CompletionPage';
@@ -163,7 +163,7 @@ describe('CompletionPage', () => {
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const study = {
-      ...studyDefinition,
+      ...builtInStudy,
       pages: { completion: { thanks: 'Thanks from the bedtime study.', instructions: 'Paste it into Prolific.' } },
     };
     renderAt(

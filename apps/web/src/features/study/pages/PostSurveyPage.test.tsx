@@ -1,4 +1,4 @@
-import { studyDefinition } from '@studychat/contracts/web';
+import { builtInStudy } from '../builtin-study';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -97,7 +97,7 @@ describe('PostSurveyPage', () => {
     });
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
-    const study = { ...studyDefinition, post: { ...studyDefinition.post, key: 'bedtime_after' } };
+    const study = { ...builtInStudy, post: { ...builtInStudy.post, key: 'bedtime_after' } };
     renderAt(
       <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
         <PostSurveyPage />

@@ -1,7 +1,8 @@
+import { builtInStudy } from '../builtin-study';
+import type { PageStudy } from '../use-study';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { studyDefinition, type WebStudyDefinition } from '@studychat/contracts/web';
 import { JourneyContext } from '../journey-context';
 import { assignment, EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
 import { PreSurveyPage } from './PreSurveyPage';
@@ -96,9 +97,9 @@ describe('PreSurveyPage', () => {
       'POST /api/participants': { status: 201, body: assignment() },
       'POST /api/participants/assign-condition': { status: 200, body: assignment({ assigned_condition: 'control' }) },
     });
-    const study: WebStudyDefinition = {
-      ...studyDefinition,
-      baseline: { ...studyDefinition.baseline, key: 'bedtime_intention' },
+    const study: PageStudy = {
+      ...builtInStudy,
+      baseline: { ...builtInStudy.baseline, key: 'bedtime_intention' },
       pre: {
         title: 'About your family',
         intro: 'Two short questions.',

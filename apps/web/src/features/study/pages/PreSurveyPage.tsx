@@ -1,4 +1,4 @@
-import { LIKERT_MAX, LIKERT_MIN, endpoints, mmrPreSurvey, type SurveyQuestion } from '@studychat/contracts/web';
+import { LIKERT_MAX, LIKERT_MIN, endpoints, type SurveyQuestion } from '@studychat/contracts/web';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -73,7 +73,7 @@ function Question({
 export function PreSurveyPage() {
   const navigate = useNavigate();
   const study = useStudy();
-  const pre = study.pre ?? mmrPreSurvey;
+  const pre = study.pre;
   const { baseline } = study;
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);

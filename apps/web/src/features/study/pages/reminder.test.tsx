@@ -1,4 +1,5 @@
-import { studyDefinition, type WebStudyDefinition } from '@studychat/contracts/web';
+import { builtInStudy } from '../builtin-study';
+import type { PageStudy } from '../use-study';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JourneyContext } from '../journey-context';
@@ -10,10 +11,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 // The reminder the entry and baseline pages quote is the study's `entry.reminder` (docs/decisions/0062), not
 // whichever paragraph of the scenario happens to be second.
-const study: WebStudyDefinition = {
-  ...studyDefinition,
+const study: PageStudy = {
+  ...builtInStudy,
   entry: {
-    ...studyDefinition.entry,
+    ...builtInStudy.entry,
     title: 'Bedtime Reminder',
     scenario: ['Please imagine your child’s school starts again next week.', 'How do you feel about bedtimes?'],
     reminder: 'School starts on Monday: bedtime moves back to 7:30 pm.',

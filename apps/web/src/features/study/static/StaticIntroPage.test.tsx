@@ -1,11 +1,11 @@
-import { studyDefinition } from '@studychat/contracts/web';
+import { builtInStudy } from '../builtin-study';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, journey, loginAs, renderAt } from '../test-support';
 import { StaticIntroPage } from './StaticIntroPage';
 
-function show(study = studyDefinition) {
+function show(study = builtInStudy) {
   loginAs();
   renderAt(
     <JourneyContext value={{ journey: journey({ condition: 'control' }), refresh: () => undefined, study }}>
@@ -25,13 +25,13 @@ describe('StaticIntroPage', () => {
 
   it("shows the study's own texts with its topic and number of sections filled in", () => {
     show({
-      ...studyDefinition,
+      ...builtInStudy,
       pages: { staticIntro: { title: 'Bedtime reading', paragraphs: ['Read {sections} pages about {topic}.'] } },
     });
     expect(screen.getByRole('heading', { name: 'Bedtime reading' })).toBeInTheDocument();
-    const sections = studyDefinition.conditions.control.sections.length;
+    const sections = builtInStudy.conditions.control.sections.length;
     expect(
-      screen.getByText(`Read ${sections} pages about ${studyDefinition.conditions.control.topic}.`),
+      screen.getByText(`Read ${sections} pages about ${builtInStudy.conditions.control.topic}.`),
     ).toBeInTheDocument();
     expect(screen.queryByText(/Next, you will read/)).toBeNull();
   });

@@ -1,13 +1,15 @@
-import { studyDefinition, type Journey, type SectionTiming, type WebStudyDefinition } from '@studychat/contracts/web';
+import type { Journey, SectionTiming } from '@studychat/contracts/web';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { builtInStudy } from '../builtin-study';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, loginAs, mockApi } from '../test-support';
+import type { PageStudy } from '../use-study';
 import { StaticPage } from './StaticPage';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
-const control = studyDefinition.conditions.control.sections;
+const control = builtInStudy.conditions.control.sections;
 const OPEN = 'POST /api/participants/sections/open';
 const FINISH = 'POST /api/participants/sections/finish';
 
@@ -42,7 +44,7 @@ function journeyAt(current: number): Journey {
 
 const reply = (section: SectionTiming) => ({ status: 200, body: { section, serverTime: new Date(T0).toISOString() } });
 
-function renderStatic(journey: Journey | null, refresh = vi.fn(), study?: WebStudyDefinition) {
+function renderStatic(journey: Journey | null, refresh = vi.fn(), study: PageStudy = builtInStudy) {
   render(
     <JourneyContext value={{ journey, refresh, study }}>
       <MemoryRouter initialEntries={[`/experiment/${EXP_ID}/static`]}>
@@ -171,7 +173,7 @@ describe('StaticPage', () => {
   });
 
   it('shows a Markdown section once its renderer has loaded, with a loading state until then', async () => {
-    const study = structuredClone(studyDefinition);
+    const study = structuredClone(builtInStudy);
     const [first] = study.conditions.control.sections;
     if (!first) throw new Error('the built-in study has sections');
     first.blocks = [{ markdown: 'Car seats **save lives**.\n\n<script>window.hacked = true</script>' }];

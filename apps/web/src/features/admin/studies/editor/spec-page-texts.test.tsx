@@ -1,4 +1,4 @@
-import { studyDefinition } from '@studychat/contracts/web';
+import { builtInStudy } from '../../../study/builtin-study';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompletionPage } from '../../../study/completion/CompletionPage';
@@ -15,14 +15,14 @@ describe("the editor's copy of the spec's page texts", () => {
     loginAs();
     renderAt(
       <JourneyContext
-        value={{ journey: journey({ condition: 'control' }), refresh: () => undefined, study: studyDefinition }}
+        value={{ journey: journey({ condition: 'control' }), refresh: () => undefined, study: builtInStudy }}
       >
         <StaticIntroPage />
       </JourneyContext>,
       `/experiment/${EXP_ID}/static-intro`,
       '/experiment/:experimentId/static-intro',
     );
-    const { topic, sections } = studyDefinition.conditions.control;
+    const { topic, sections } = builtInStudy.conditions.control;
     expect(screen.getByRole('heading', { name: SPEC_STATIC_INTRO.title })).toBeInTheDocument();
     const shown = SPEC_STATIC_INTRO.paragraphs.map((text) =>
       text.replace('{sections}', sections.length === 4 ? 'four' : String(sections.length)).replace('{topic}', topic),
