@@ -96,7 +96,12 @@ export const FinishSectionBody = SectionBody.extend({
   /** Seconds the page was hidden (another tab or app) while this section was shown. */
   hiddenSeconds: ReportedSeconds,
 });
-export const SectionReply = z.object({ section: SectionTiming, serverTime: Timestamp });
+export const SectionReply = z.object({
+  section: SectionTiming,
+  serverTime: Timestamp,
+  /** Finishing a section opens the next one in the same write: its timing (absent after the last section). */
+  next: SectionTiming.optional(),
+});
 export type SectionReply = z.infer<typeof SectionReply>;
 
 export const journeyRoutes = {

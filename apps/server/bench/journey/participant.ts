@@ -109,19 +109,17 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   const baseline = { vaccination_intention: String(input.intention) };
   await survey('baseline', baseline);
   await journey();
+  // The pre-survey's success shows the assignment exists: the page creates one only on a 404 (decision 0067).
   await survey('pre', { age: '35-44', sex: 'male', political_leaning: 'liberal' });
-  // The pre-survey page makes sure of the assignment (it exists: 409, then read) and of the baseline.
-  await call('POST', '/api/participants', '/api/participants', joinBody, { expect: 409 });
-  await call('GET', '/api/participants/:userId/:experimentId', `/api/participants/${userId}/${id}`);
-  await survey('baseline', baseline);
   await call('POST', '/api/participants/assign-condition', '/api/participants/assign-condition', { experimentId: id });
   await journey();
   await journey();
+  // The first section is opened by the page; each finish opens the next in the same write (decision 0067).
+  await call('POST', '/api/participants/sections/open', '/api/participants/sections/open', {
+    experimentId: id,
+    sectionIndex: 0,
+  });
   for (let sectionIndex = 0; sectionIndex < 4; sectionIndex++) {
-    await call('POST', '/api/participants/sections/open', '/api/participants/sections/open', {
-      experimentId: id,
-      sectionIndex,
-    });
     // The study pages send a heartbeat each minute while visible; a journey takes a few minutes, most of
     // them reading the sections: one heartbeat while each section is read.
     await call('POST', '/api/participants/heartbeat', '/api/participants/heartbeat', {});
@@ -153,6 +151,6 @@ export async function runJourney(input: JourneyInput): Promise<void> {
     experimentId: id,
     pathway: 'complete',
   });
-  await call('GET', code, `/api/experiments/${id}/completion-code?pathway=complete`);
+  // The completion page shows the code the completion's reply carried (decision 0067).
   await call('POST', '/api/auth/logout', '/api/auth/logout', {});
 }

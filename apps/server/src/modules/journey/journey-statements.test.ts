@@ -58,6 +58,25 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     }
   });
 
+  it('finishing a section and opening the next: one write, six statements on PostgreSQL, seven on SQLite', async () => {
+    const { user, experimentId } = await participant('assigned');
+    await send(t(), user, 'POST', '/api/participants/sections/open', { experimentId, sectionIndex: 0 });
+    t().clock.advance(60_000);
+    const statements = await statementsOf(() =>
+      send(t(), user, 'POST', '/api/participants/sections/finish', {
+        experimentId,
+        sectionIndex: 0,
+        visibleSeconds: 60,
+        hiddenSeconds: 0,
+      }),
+    );
+    // PostgreSQL: BEGIN, lock, facts, the finish with its event, the next opening with its event, COMMIT.
+    // SQLite: BEGIN, facts, finish, event, opening, event, COMMIT. Opening apart was five more and a request.
+    expect(statements).toHaveLength(dialect === 'postgres' ? 6 : 7);
+    expect(statements.filter((s) => /insert into "journey_events"/i.test(s))).toHaveLength(2);
+    expect(statements.filter((s) => /insert into "section_views"/i.test(s))).toHaveLength(1);
+  });
+
   it.each([
     ['consent', 'joined'],
     ['a survey', 'consented'],

@@ -30,6 +30,7 @@ export interface StepContext {
    * Runs the step's write (a statement with RETURNING, its last) with the step's event, one statement on
    * PostgreSQL (journey-events.repository.ts `writeWithEvent`); returns the write's rows. A handler that uses
    * it returns `{ result, eventWritten: true }`; one that finds no row must throw (the transaction rolls back).
+   * A write may call it more than once when one request makes two records (finishing a section opens the next).
    */
   writeWithEvent<R>(write: CompiledQuery<R>, event: StepEvent): Promise<R[]>;
 }
@@ -127,7 +128,6 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
       study,
       now,
       writeWithEvent: (write, e) => {
-        if (eventWritten) throw new Error('a journey write appends one event');
         eventWritten = true;
         return writeWithEvent(trx, write, event(e.type, writeStep(input.write), e.data));
       },

@@ -1,11 +1,11 @@
-import type { SectionReply } from '@studychat/contracts';
+import type { SectionReply, SectionTiming } from '@studychat/contracts';
 import type { SectionViewRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import type { JourneyState } from './journey-records.js';
 import { sectionTimingAt, toSectionTiming } from './journey.mapper.js';
-import { journeyWrite } from './journey.service.js';
+import { journeyWrite, type StepContext } from './journey.service.js';
 import { sectionViewFinish, sectionViewInsert, type OpenedSectionView } from './section-views.repository.js';
 
 // Server-timed static sections: the server records when each section was opened and finished, and accepts
@@ -26,6 +26,46 @@ function reply(state: JourneyState, index: number, now: Date): SectionReply {
   return { section, serverTime: now.toISOString() };
 }
 
+/** A finish's reply again (a repeat): the section, and the next one its finish opened. */
+function finishReply(state: JourneyState, index: number, now: Date): SectionReply {
+  const next = sectionTimingAt(state, index + 1, now.getTime());
+  return { ...reply(state, index, now), ...(next?.openedAt ? { next } : {}) };
+}
+
+/**
+ * Opens section `index` in the step's transaction (its record and its `section_opened` event); returns its
+ * timing. The caller has checked that this section may be opened now.
+ */
+async function openView(deps: AppDeps, ctx: StepContext, index: number): Promise<SectionTiming> {
+  const { state, now } = ctx;
+  const section = state.sections[index];
+  const record = state.records.sections[index];
+  const condition = state.records.condition;
+  if (!section || !record || !condition) throw new Error(`section ${index} cannot be opened`);
+  const { assignment } = state.facts;
+  const view: OpenedSectionView = {
+    id: deps.newId(),
+    assignment_id: assignment.id,
+    user_id: assignment.user_id,
+    experiment_id: assignment.experiment_id,
+    condition,
+    section_index: index,
+    section_id: section.id,
+    min_seconds: record.minSeconds,
+    opened_at: now.toISOString(),
+    finished_at: null,
+    visible_seconds: null,
+    hidden_seconds: null,
+    // The version the participant runs under (stamped on their assignment when they joined).
+    study_version_id: assignment.study_version_id,
+  };
+  await ctx.writeWithEvent(sectionViewInsert(ctx.trx, view), {
+    type: 'section_opened',
+    data: { sectionIndex: index, sectionId: section.id },
+  });
+  return toSectionTiming(section, index, { ...record, openedAt: now.getTime() }, view, now.getTime());
+}
+
 /** Opens a section once: allowed only for the section after the last one finished in time. */
 export function openSection(
   deps: AppDeps,
@@ -39,41 +79,10 @@ export function openSection(
     { userId, experimentId: input.experimentId, write: { kind: 'section_open', index }, session },
     {
       repeat: async ({ state, now }) => reply(state, index, now),
-      apply: async ({ trx, state, now, writeWithEvent }) => {
-        const section = state.sections[index];
-        const record = state.records.sections[index];
-        const condition = state.records.condition;
-        if (!section || !record || !condition) throw new Error(`section ${index} cannot be opened`);
-        const { assignment } = state.facts;
-        const view: OpenedSectionView = {
-          id: deps.newId(),
-          assignment_id: assignment.id,
-          user_id: assignment.user_id,
-          experiment_id: assignment.experiment_id,
-          condition,
-          section_index: index,
-          section_id: section.id,
-          min_seconds: record.minSeconds,
-          opened_at: now.toISOString(),
-          finished_at: null,
-          visible_seconds: null,
-          hidden_seconds: null,
-          // The version the participant runs under (stamped on their assignment when they joined).
-          study_version_id: assignment.study_version_id,
-        };
-        await writeWithEvent(sectionViewInsert(trx, view), {
-          type: 'section_opened',
-          data: { sectionIndex: index, sectionId: section.id },
-        });
-        const opened = { ...record, openedAt: now.getTime() };
-        return {
-          result: {
-            section: toSectionTiming(section, index, opened, view, now.getTime()),
-            serverTime: now.toISOString(),
-          },
-          eventWritten: true,
-        };
-      },
+      apply: async (ctx) => ({
+        result: { section: await openView(deps, ctx, index), serverTime: ctx.now.toISOString() },
+        eventWritten: true,
+      }),
     },
   );
 }
@@ -93,8 +102,9 @@ export function finishSection(
     deps,
     { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index }, session },
     {
-      repeat: async ({ state, now }) => reply(state, index, now),
-      apply: async ({ trx, state, now, writeWithEvent }) => {
+      repeat: async ({ state, now }) => finishReply(state, index, now),
+      apply: async (ctx) => {
+        const { trx, state, now, writeWithEvent } = ctx;
         const section = state.sections[index];
         const record = state.records.sections[index];
         const view = state.facts.views.find((v) => v.section_index === index);
@@ -134,10 +144,14 @@ export function finishSection(
           visible_seconds: input.visibleSeconds,
           hidden_seconds: input.hiddenSeconds,
         };
+        // The next section opens in the same write, so the page needs no second request (issue 16): its clock
+        // starts now, when the page shows it.
+        const next = index + 1 < state.sections.length ? await openView(deps, ctx, index + 1) : undefined;
         return {
           result: {
             section: toSectionTiming(section, index, { ...record, finishedAt: now.getTime() }, row, now.getTime()),
             serverTime: finishedAt,
+            ...(next ? { next } : {}),
           },
           eventWritten: true,
         };

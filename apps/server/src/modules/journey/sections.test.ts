@@ -99,6 +99,44 @@ describe.each(TEST_DIALECTS)('server-timed sections and the journey read on %s',
     expect(read.sections.map((s) => s.remainingSeconds)).toEqual([0, 40]);
   });
 
+  it('opens the next section in the finishing write: its timing in the reply, the same on a later open and a repeat', async () => {
+    const { user, experimentId } = await assigned();
+    expectJson(await open(user, experimentId, 0), 200);
+    t().clock.advance(15_000);
+    const finishedAt = t().clock.now.toISOString();
+    const done = expectJson<SectionReply>(await finish(user, experimentId, 0), 200);
+    expect(done.next).toMatchObject({ index: 1, openedAt: finishedAt, finishedAt: null, remainingSeconds: 40 });
+    expect((await eventsOf(t(), user, experimentId)).slice(-2).map((e) => e.type)).toEqual([
+      'section_finished',
+      'section_opened',
+    ]);
+    t().clock.advance(2_000);
+    // The page's open (an older page, or a reload) is answered with that opening: the clock did not restart.
+    const reopened = expectJson<SectionReply>(await open(user, experimentId, 1), 200);
+    expect(reopened.section).toMatchObject({ openedAt: finishedAt, remainingSeconds: 38 });
+    // A repeated finish (its reply was lost) carries the next section again.
+    expect(expectJson<SectionReply>(await finish(user, experimentId, 0), 200).next).toMatchObject({
+      index: 1,
+      openedAt: finishedAt,
+    });
+    expect((await eventsOf(t(), user, experimentId)).filter((e) => e.type === 'section_opened')).toHaveLength(2);
+    expect(await journey(user, experimentId)).toMatchObject({ step: 'sections', currentSection: 1 });
+  });
+
+  it('opens nothing after the last section: its finish leads to the chat', async () => {
+    const { user, experimentId } = await assigned();
+    expectJson(await open(user, experimentId, 0), 200);
+    const { sections } = await journey(user, experimentId);
+    let last: SectionReply | undefined;
+    for (const section of sections) {
+      t().clock.advance(section.minSeconds * 1000);
+      last = expectJson<SectionReply>(await finish(user, experimentId, section.index), 200);
+      expect(last.next?.index).toBe(section.index + 1 < sections.length ? section.index + 1 : undefined);
+    }
+    expect(last && 'next' in last).toBe(false);
+    expect(await journey(user, experimentId)).toMatchObject({ step: 'chat' });
+  });
+
   it('gives the same remaining time to any device: the journey read counts from the server opening', async () => {
     const { user, experimentId } = await assigned();
     expectJson(await open(user, experimentId, 0), 200);

@@ -50,9 +50,21 @@ describe('CompletionPage', () => {
       { pathway: 'complete' },
     );
     expect(await screen.findByText('CE-1')).toBeInTheDocument();
-    expect(api.calls.map((c) => c.key)).toEqual(['POST /api/participants/completion', CODE_URL]);
+    // The completion's reply carries its code: no second request for it.
+    expect(api.calls.map((c) => c.key)).toEqual(['POST /api/participants/completion']);
     expect(api.calls[0]?.body).toEqual({ experimentId: EXP_ID, pathway: 'ceiling' });
-    expect(api.calls[1]?.url).toContain('pathway=ceiling');
+  });
+
+  it('asks for the code when the recorded completion is of another pathway', async () => {
+    sessionStorage.setItem(
+      `completion_status_${EXP_ID}`,
+      JSON.stringify({ alreadyCompleted: true, completionPathway: 'complete', completionCode: 'C-1' }),
+    );
+    const api = mockApi({ [CODE_URL]: { status: 200, body: { code: 'X', pathway: 'ceiling', key: 'exitceiling' } } });
+    setup(undefined, '/completion?pathway=ceiling');
+    expect(await screen.findByText('X')).toBeInTheDocument();
+    expect(api.calls.map((c) => c.key)).toEqual([CODE_URL]);
+    expect(api.calls[0]?.url).toContain('pathway=ceiling');
   });
 
   it('falls back to the query, then the stored status', async () => {

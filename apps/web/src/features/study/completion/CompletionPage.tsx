@@ -58,6 +58,12 @@ export function CompletionPage() {
       }
       const pathway = resolvePathway(first, query, stored);
       if (!pathway) return fail('Could not determine the completion pathway.');
+      // Recording the completion answered with its code (cached with the status): no second request for it.
+      const recorded = readCachedStatus(experimentId);
+      if (recorded?.completionCode && recorded.completionPathway === pathway) {
+        if (live) setState({ kind: 'code', code: recorded.completionCode });
+        return;
+      }
       try {
         const reply = await api(endpoints.experiments.completionCode, {
           params: { id: experimentId },

@@ -54,7 +54,8 @@ describe('PreSurveyPage', () => {
       survey_type: 'pre',
       responses: { age: '25-34', sex: 'prefer-not', political_leaning: 'conservative' },
     });
-    expect(api.keys()).toContain('POST /api/participants/assign-condition');
+    // The survey's success shows the participation exists (the server takes it only at its step): nothing else is asked.
+    expect(api.keys()).toEqual(['POST /api/surveys', 'POST /api/participants/assign-condition']);
     expect(screen.queryByTestId('location')).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(screen.getByTestId('location')).toHaveTextContent(`/experiment/${EXP_ID}/static-intro`);
@@ -93,7 +94,11 @@ describe('PreSurveyPage', () => {
 
   it("renders another study's questions from its definition and sends its keys (an optional one may stay empty)", async () => {
     const api = mockApi({
-      'POST /api/surveys': { status: 200, body: { id: EXP_ID, created: true } },
+      // No participation on the server yet: it is created, the baseline repeated under the study's key, the survey sent again.
+      'POST /api/surveys': [
+        { status: 404, body: { error: 'No participation found', code: 'NOT_FOUND' } },
+        { status: 200, body: { id: EXP_ID, created: true } },
+      ],
       'POST /api/participants': { status: 201, body: assignment() },
       'POST /api/participants/assign-condition': { status: 200, body: assignment({ assigned_condition: 'control' }) },
     });
@@ -149,5 +154,34 @@ describe('PreSurveyPage', () => {
     expect(api.calls.filter((c) => c.key === 'POST /api/surveys').map((c) => c.body)).toContainEqual(
       expect.objectContaining({ survey_type: 'baseline', responses: { bedtime_intention: '3' } }),
     );
+    expect(api.keys()).toEqual([
+      'POST /api/surveys',
+      'POST /api/participants',
+      'POST /api/surveys',
+      'POST /api/surveys',
+      'POST /api/participants/assign-condition',
+    ]);
+  });
+
+  it("asks for the server's journey again when the server has the participant at another step", async () => {
+    const api = mockApi({
+      'POST /api/surveys': {
+        status: 409,
+        body: { error: 'This step is not open yet.', code: 'STEP_OUT_OF_ORDER', step: 'consent' },
+      },
+    });
+    const refresh = vi.fn();
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    renderAt(
+      <JourneyContext value={{ journey: null, refresh, study: builtInStudy }}>
+        <PreSurveyPage />
+      </JourneyContext>,
+      '/pre-survey',
+    );
+    await answerAll();
+    await vi.waitFor(() => expect(refresh).toHaveBeenCalledTimes(1));
+    expect(api.keys()).toEqual(['POST /api/surveys']);
+    expect(sessionStorage.getItem('preSurveySubmitted')).toBeNull();
   });
 });

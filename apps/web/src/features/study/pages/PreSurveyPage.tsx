@@ -6,17 +6,18 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { LikertScale } from '../../../components/LikertScale';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { api } from '../../../lib/api';
+import { api, ApiError } from '../../../lib/api';
 import { currentUser } from '../../../lib/session';
 import { ChoiceGroup } from '../ChoiceGroup';
 import { ensureAssignment, submitSurvey } from '../study-api';
 import { isCondition, readSession, removeSession, setFlag, writeSession } from '../study-storage';
+import { useJourney } from '../journey-context';
 import { useStudy } from '../use-study';
 import { bestEffort, withRetry } from '../with-retry';
 
 /**
- * Randomisation needs the baseline on the server; an earlier baseline write that failed (only
- * logged, per the spec) is repeated here. The server keeps the first response, so this is harmless.
+ * Randomisation needs the baseline on the server; an earlier baseline write that failed (only logged, per the
+ * spec) is repeated here when the participation had to be created. The server keeps the first response.
  */
 async function resubmitBaseline(userId: string, experimentId: string, key: string): Promise<void> {
   const intention = readSession('baselineIntention');
@@ -73,6 +74,7 @@ function Question({
 export function PreSurveyPage() {
   const navigate = useNavigate();
   const study = useStudy();
+  const { refresh } = useJourney();
   const pre = study.pre;
   const { baseline } = study;
   const [answers, setAnswers] = useState<Record<string, string>>({});
@@ -100,15 +102,25 @@ export function PreSurveyPage() {
       const experimentId = readSession('EXPERIMENT_ID');
       const userId = currentUser()?.userId;
       if (!experimentId || !userId) throw new Error('Submission or assignment failed. Please try again.');
-      await submitSurvey({
-        user_id: userId,
-        experiment_id: experimentId,
-        prolific_pid: readSession('PROLIFIC_PID'),
-        survey_type: 'pre',
-        responses: answers,
-      });
-      await ensureAssignment(userId, experimentId);
-      await resubmitBaseline(userId, experimentId, baseline.key);
+      const submitPre = () =>
+        submitSurvey({
+          user_id: userId,
+          experiment_id: experimentId,
+          prolific_pid: readSession('PROLIFIC_PID'),
+          survey_type: 'pre',
+          responses: answers,
+        });
+      // The server accepts the pre-survey only from a participant it has, at this step (after the baseline), so
+      // its success shows the assignment exists. Only its 404 (no participation) creates one (spec: "ensure an
+      // assignment exists (create if not)"), repeats the baseline and sends the survey again (decision 0067).
+      try {
+        await submitPre();
+      } catch (failure) {
+        if (!(failure instanceof ApiError && failure.status === 404)) throw failure;
+        await ensureAssignment(userId, experimentId);
+        await resubmitBaseline(userId, experimentId, baseline.key);
+        await submitPre();
+      }
       const assignment = await withRetry(() => api(endpoints.participants.assignCondition, { body: { experimentId } }));
       if (!isCondition(assignment.assigned_condition)) {
         throw new Error('Invalid response received from server when assigning condition.');
@@ -118,6 +130,12 @@ export function PreSurveyPage() {
       setDoneFor(experimentId);
     } catch (err) {
       removeSession('preSurveySubmitted');
+      // The server has the participant at another step: its guard takes them there.
+      if (err instanceof ApiError && err.code === 'STEP_OUT_OF_ORDER') {
+        setBusy(false);
+        refresh();
+        return;
+      }
       setError(
         err instanceof Error && err.message ? err.message : 'Submission or assignment failed. Please try again.',
       );

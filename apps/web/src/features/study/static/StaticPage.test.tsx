@@ -113,6 +113,27 @@ describe('StaticPage', () => {
     expect(api.calls.at(-1)).toMatchObject({ key: OPEN, body: { sectionIndex: 1 } });
   });
 
+  it("starts the next section from the finish's reply (the server opened it in the same write), with no open call", async () => {
+    const finished = {
+      status: 200,
+      body: { section: timing(0, 0, true), next: timing(1, 40_000), serverTime: new Date(T0).toISOString() },
+    };
+    const api = mockApi({ [OPEN]: reply(timing(0, 15_000)), [FINISH]: finished });
+    renderStatic(journeyAt(0));
+    await pass(0);
+    await pass(15_000);
+    await click('Next Section');
+    await pass(0);
+    expect(screen.getByRole('heading', { level: 1, name: control[1]?.title })).toBeInTheDocument();
+    expect(api.keys()).toEqual([OPEN, FINISH]);
+    const next = screen.getByRole('button', { name: 'Next Section' });
+    await pass(39_000);
+    expect(next).toBeDisabled();
+    await pass(1_000);
+    expect(next).toBeEnabled();
+    expect(api.keys()).toEqual([OPEN, FINISH]);
+  });
+
   it('does not count time while the page is hidden, and reports that time', async () => {
     const api = mockApi({ [OPEN]: reply(timing(0, 15_000)), [FINISH]: reply(timing(0, 0, true)) });
     renderStatic(journeyAt(0));

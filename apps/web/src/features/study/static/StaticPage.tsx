@@ -62,6 +62,7 @@ export function StaticPage() {
   const scrolled = useScrolledToBottom(contentEnd, index);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const openedByFinish = useRef<SectionReply | null>(null);
   const save = useCallback(
     (clock: SectionClock) => writeSectionClock(experimentId, index, clock),
     [experimentId, index],
@@ -73,10 +74,17 @@ export function StaticPage() {
 
   useEffect(() => writeProgress(experimentId, progress), [experimentId, progress]);
 
-  // Opening is idempotent: a reload or another device gets the first opening and the time left since.
+  // Opening is idempotent: a reload or another device gets the first opening and the time left since. The
+  // finish of the section before opens this one on the server and hands its timing over: no request then.
   useEffect(() => {
     let live = true;
-    openSection(experimentId, index)
+    const handed = openedByFinish.current;
+    openedByFinish.current = null;
+    const opened =
+      handed?.next?.index === index
+        ? Promise.resolve({ section: handed.next, serverTime: handed.serverTime })
+        : openSection(experimentId, index);
+    opened
       .then((reply) => {
         if (!live) return;
         writeSectionStart(experimentId, index, reply.section.openedAt ?? reply.serverTime, reply.serverTime);
@@ -106,7 +114,7 @@ export function StaticPage() {
     setError(null);
     try {
       if (!current.opened) await openSection(experimentId, index);
-      await api(endpoints.journey.finishSection, {
+      openedByFinish.current = await api(endpoints.journey.finishSection, {
         body: {
           experimentId,
           sectionIndex: index,
