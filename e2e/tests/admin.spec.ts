@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { completeParticipantViaApi, loginAsAdmin } from '../support/admin';
+import { analyzeSettled } from '../support/axe';
 
 /** Screenshots at laptop and tablet widths, with an axe check at each. */
 async function shoot(page: Page, name: string): Promise<void> {
@@ -11,7 +11,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `/tmp/admin-${name}-${label}.png`, fullPage: true });
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(
       violations.map((v) => `${name} ${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ).toEqual([]);

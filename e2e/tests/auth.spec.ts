@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../playwright.config';
+import { analyzeSettled } from '../support/axe';
 
 test('admin logs in, reaches /app and the dashboard, and logs out', async ({ page }) => {
   await page.goto('/login');
@@ -71,7 +71,7 @@ for (const path of ['/', '/login']) {
   test(`axe finds no violations on ${path}`, async ({ page }) => {
     await page.goto(path);
     await expect(page.getByRole('main')).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await analyzeSettled(page);
     expect(results.violations).toEqual([]);
   });
 }

@@ -1,14 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
 import { chatInput, chatLog, reachChat, replyFinished, sendRound } from '../support/chat';
 import { setupParticipant } from '../support/participant';
+import { analyzeSettled } from '../support/axe';
 
 // The chat's limits and faults as a participant meets them (issue 11).
 
 async function axeViolations(page: Page) {
-  return (await new AxeBuilder({ page }).analyze()).violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
+  return (await analyzeSettled(page)).violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
 }
 
 async function startChat(page: Page) {

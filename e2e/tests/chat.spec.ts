@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chatInput, chatLog, reachChat, replyFinished, sendRound } from '../support/chat';
 import { choosePoint, expectCode, setupParticipant } from '../support/participant';
+import { analyzeSettled } from '../support/axe';
 
 const QUESTIONS = [
   'My child is due for the MMR shot next week and I am worried about the side effects. What are they?',
@@ -10,7 +10,7 @@ const QUESTIONS = [
 ];
 
 async function axeViolations(page: Page) {
-  return (await new AxeBuilder({ page }).analyze()).violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
+  return (await analyzeSettled(page)).violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
 }
 
 test('complete pathway through the chat: three rounds, reload restores, Proceed, post-survey, code', async ({

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { loginAsAdmin } from '../support/admin';
 import { choosePoint, consentAndChoose, landAndLogin, setupParticipant } from '../support/participant';
+import { analyzeSettled } from '../support/axe';
 
 // The live study monitor (issue 10): an admin keeps it open while a participant moves through the study in
 // another browser, and sees the participant move and the counts change without reloading.
@@ -18,7 +18,7 @@ async function axeClean(page: Page, name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: test.info().outputPath(`${name}-${label}.png`), fullPage: true });
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await analyzeSettled(page);
     expect(
       violations.map((v) => `${name} ${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ).toEqual([]);

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { chatViaApi, readSections, sectionOpened } from '../support/chat';
 import { choosePoint, landAndLogin, landingUrl, setupParticipant } from '../support/participant';
+import { analyzeSettled } from '../support/axe';
 
 // Screenshots for a visual check when SHOTS_DIR is set (e.g. SHOTS_DIR=/tmp/shots).
 const SHOTS_DIR = process.env.SHOTS_DIR;
@@ -13,7 +13,7 @@ async function check(page: Page, name: string, size: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByText('Loading...')).toHaveCount(0);
   if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/${size}-${name}.png`, fullPage: true });
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await analyzeSettled(page);
   expect(violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

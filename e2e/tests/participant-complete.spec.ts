@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { chatViaApi, sectionOpened } from '../support/chat';
 import { passTime } from '../support/clock';
 import { choosePoint, consentAndChoose, expectCode, landAndLogin, setupParticipant } from '../support/participant';
+import { analyzeSettled } from '../support/axe';
 
 // Minimum seconds per section (spec section 9).
 const SECONDS = { mmr: [15, 20, 40, 25], control: [15, 20, 20, 20] } as const;
@@ -125,7 +125,7 @@ test('complete pathway on a phone: surveys, four server-timed sections with a re
   await (await popup).close();
   await expect(page.getByRole('dialog', { name: 'Confirm Submission & Exit' })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('prolificLinkOpened'))).toBe('true');
-  expect(await new AxeBuilder({ page }).analyze().then((r) => r.violations)).toEqual([]);
+  expect(await analyzeSettled(page).then((r) => r.violations)).toEqual([]);
   await page.getByRole('button', { name: 'Finish & Close Window' }).click();
   await expect(page).toHaveURL(/\/$/);
   expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { LoginResult } from '@studychat/contracts/web';
 import { loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
+import { analyzeSettled } from '../support/axe';
 
 async function noAxeViolations(page: Page, name: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await analyzeSettled(page);
   expect(violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

@@ -94,6 +94,17 @@ describe.each(TEST_DIALECTS)('journey under attack on %s', (dialect) => {
       rows: (r) => r.views.filter((v) => v.finished_at !== null).length,
     },
     {
+      name: 'finishing a section, which opens the next',
+      at: 'assigned',
+      prepare: async (tt, u, e) => {
+        expectJson(await sections(u, e, 'open', 0), 200);
+        tt.clock.advance(15_000);
+      },
+      send: (u, e) => sections(u, e, 'finish', 0),
+      event: 'section_opened',
+      rows: (r) => r.views.filter((v) => v.section_index === 1).length,
+    },
+    {
       name: 'starting the chat',
       at: 'sections',
       send: (u, e) => send(t(), u, 'POST', '/api/chat/initiate', { experimentId: e }),
