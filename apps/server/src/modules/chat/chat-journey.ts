@@ -1,8 +1,8 @@
 import type { ChatRule } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
-import type { ChatMessageRow, ChatThreadRow, DB } from '../../db/schema.js';
+import type { ChatThreadRow, DB } from '../../db/schema.js';
 import { logChatComplete } from '../journey/journey.service.js';
-import { toProgress } from './chat.mapper.js';
+import { toProgress, type ProgressRow } from './chat.mapper.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
 
 // The chat's part in the participant's journey log: the chat step is done once the chat is complete by the
@@ -14,23 +14,22 @@ type ThreadRef = Pick<ChatThreadRow, 'id' | 'user_id' | 'experiment_id'>;
 /**
  * In the transaction that finished an assistant reply: logs `chat_complete` when this reply is the one that
  * makes the chat complete by the server's count (one reply is written at a time per thread, so once).
- * Returns the thread's messages as they are with the reply finished.
+ * `before` are the thread's rows as read under the reply's lease, with the rows this request added before the
+ * reply (no other request adds a row while the lease is held, so no read is needed here); `reply` is the reply
+ * as it was just stored. Returns the thread's rows with the reply finished.
  */
 export async function logIfReplyCompletedChat(
   trx: Kysely<DB>,
   thread: ThreadRef,
-  messageId: string,
+  before: readonly ProgressRow[],
+  reply: ProgressRow,
   rule: ChatRule,
   now: Date,
-): Promise<ChatMessageRow[]> {
-  const rows = await listThreadMessages(trx, thread.id);
+): Promise<ProgressRow[]> {
+  const rows = [...before, reply];
   const after = toProgress(rows, rule);
   if (!after.complete) return rows;
-  const before = toProgress(
-    rows.map((r) => (r.id === messageId ? { ...r, status: 'streaming' as const } : r)),
-    rule,
-  );
-  if (before.complete) return rows;
+  if (toProgress([...before, { ...reply, status: 'streaming' }], rule).complete) return rows;
   await logChatComplete(trx, {
     userId: thread.user_id,
     experimentId: thread.experiment_id,

@@ -6,7 +6,7 @@ import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { modelSettings } from '../../llm/model-settings.js';
 import { costUsd } from '../../llm/pricing.js';
 import { reachedLimit } from './chat-limits.js';
-import { toCondition } from './chat.mapper.js';
+import { toCondition, type ProgressRow } from './chat.mapper.js';
 import { closeChat, logIfReplyCompletedChat } from './chat-journey.js';
 import {
   addThreadUsage,
@@ -50,6 +50,8 @@ export interface Generation {
   leaseId: string;
   /** The reply's row, already stored as `streaming`. */
   messageId: string;
+  /** The thread's rows before the reply's, as read under the lease with the ones this request added. */
+  before: readonly ProgressRow[];
   history: ChatTurn[];
   initial: boolean;
 }
@@ -110,6 +112,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     // The final write comes after any save of the text so far, so it is never overwritten.
     await ctx.saver.forget(g.messageId);
     const empty = failure === null && text.trim() === '';
+    const finalStatus: ProgressRow['status'] = failure !== null ? 'error' : empty ? 'empty' : 'complete';
     const model = info.model ?? askedModel ?? ctx.deps.llm.model;
     const inputTokens = info.inputTokens ?? null;
     const outputTokens = info.outputTokens ?? null;
@@ -117,7 +120,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     const after = await db.transaction().execute(async (trx) => {
       await finishMessage(trx, g.messageId, {
         content: text,
-        status: failure !== null ? 'error' : empty ? 'empty' : 'complete',
+        status: finalStatus,
         error_message:
           failure !== null
             ? failure instanceof Error
@@ -137,7 +140,8 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         created_at: ctx.deps.clock().toISOString(),
       });
       const tokensUsed = await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
-      const rows = await logIfReplyCompletedChat(trx, thread, g.messageId, g.state.rule, ctx.deps.clock());
+      const reply = { role: 'assistant' as const, content: text, status: finalStatus };
+      const rows = await logIfReplyCompletedChat(trx, thread, g.before, reply, g.state.rule, ctx.deps.clock());
       return { tokensUsed, userMessages: rows.filter((r) => r.role === 'user').length };
     });
     if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));

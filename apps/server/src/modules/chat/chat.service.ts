@@ -306,7 +306,7 @@ export async function prepareInitialMessage(
       // Read under the lease: no other reply can add a row before ours.
       const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
       await insertMessage(db, placeholder(messageId, thread.id, position, true, now));
-      return (sink) => generate(ctx, { state, leaseId, messageId, history: [], initial: true }, sink);
+      return (sink) => generate(ctx, { state, leaseId, messageId, before: held, history: [], initial: true }, sink);
     }
     if (poll >= maxPolls) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
     await wait(ctx.pollMs);
@@ -352,30 +352,30 @@ export async function prepareReply(
   if (!lease) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
   const { leaseId, rows: held } = lease;
   const messageId = ctx.deps.newId();
-  let history;
+  const now = ctx.deps.clock().toISOString();
+  // Read under the lease: no other reply adds a row before ours.
+  const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
+  const sent = {
+    id: ctx.deps.newId(),
+    thread_id: thread.id,
+    position,
+    role: 'user' as const,
+    content: message,
+    is_initial: false,
+    status: 'complete' as const,
+    created_at: now,
+  };
   try {
-    const now = ctx.deps.clock().toISOString();
-    // Read under the lease: no other reply adds a row before ours.
-    const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
-    const sent = {
-      id: ctx.deps.newId(),
-      thread_id: thread.id,
-      position,
-      role: 'user' as const,
-      content: message,
-      is_initial: false,
-      status: 'complete' as const,
-      created_at: now,
-    };
     // The message and the reply's row in one statement.
     await insertMessages(db, [sent, placeholder(messageId, thread.id, position + 1, false, now)]);
     if (userMessages(before) === 0) {
       await setThreadTitle(db, thread.id, threadTitle(thread.condition, toIso(thread.created_at), message));
     }
-    history = toHistory([...held, sent]);
   } catch (error) {
     await releaseReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString());
     throw error;
   }
-  return (sink) => generate(ctx, { state, leaseId, messageId, history, initial: false }, sink);
+  const rows = [...held, sent];
+  return (sink) =>
+    generate(ctx, { state, leaseId, messageId, before: rows, history: toHistory(rows), initial: false }, sink);
 }
