@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Condition, Id, JourneyStep, Pathway, Timestamp } from './common.js';
-import { CompletionStatus } from './participants.js';
+import { CompletionStatus } from './completion-status.js';
 import { CHAT_CLOSE_REASONS } from './chat-limits.js';
 import { ENTRY_CHOICE_NAMES } from './constants.js';
 
@@ -101,6 +101,8 @@ export const SectionReply = z.object({
   serverTime: Timestamp,
   /** Finishing a section opens the next one in the same write: its timing (absent after the last section). */
   next: SectionTiming.optional(),
+  /** After the last section's finish, the journey (now at the chat), so the chat page's guard need not read it. */
+  journey: Journey.optional(),
 });
 export type SectionReply = z.infer<typeof SectionReply>;
 

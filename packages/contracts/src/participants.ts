@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
+import { CompletionStatus } from './completion-status.js';
+import { Journey } from './journey.js';
 import { Condition, Id, Pathway, Timestamp } from './common.js';
 import { PROLIFIC_ID_MAX, STRATA } from './constants.js';
 import { LineText } from './text.js';
@@ -49,19 +51,21 @@ export const CompletionBody = z.object({
   completionCode: LineText.max(200).optional().nullable(),
 });
 
-export const CompletionStatus = z.object({
-  alreadyCompleted: z.boolean(),
-  completionPathway: Pathway.nullable(),
-  completionCode: z.string().nullable(),
-});
-export type CompletionStatus = z.infer<typeof CompletionStatus>;
+export { CompletionStatus } from './completion-status.js';
+
+/**
+ * A write that moves the journey answers with the journey after it (docs/decisions/0068), so the next page's
+ * guard need not read it again.
+ */
+export const AssignmentReply = Assignment.extend({ journey: Journey.optional() });
+export type AssignmentReply = z.infer<typeof AssignmentReply>;
 
 export const participantRoutes = {
   create: defineRoute({
     method: 'POST',
     path: '/api/participants',
     body: CreateAssignmentBody,
-    reply: Assignment,
+    reply: AssignmentReply,
     status: 201,
   }),
   get: defineRoute({
@@ -74,7 +78,7 @@ export const participantRoutes = {
     method: 'POST',
     path: '/api/participants/consent',
     body: ExperimentIdBody,
-    reply: Assignment,
+    reply: AssignmentReply,
   }),
   prolificId: defineRoute({
     method: 'PUT',
@@ -86,7 +90,7 @@ export const participantRoutes = {
     method: 'POST',
     path: '/api/participants/assign-condition',
     body: ExperimentIdBody,
-    reply: Assignment,
+    reply: AssignmentReply,
   }),
   completion: defineRoute({
     method: 'POST',

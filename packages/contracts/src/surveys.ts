@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
+import { Journey } from './journey.js';
 import { Id, Timestamp } from './common.js';
 import { LineText } from './text.js';
 import { LIKERT_MAX, LIKERT_MIN, SURVEY_TYPES } from './constants.js';
@@ -44,6 +45,8 @@ export const SurveyReply = z.object({
   id: Id,
   /** False when an earlier response of this type existed; it was kept unchanged. */
   created: z.boolean(),
+  /** After an entry or baseline answer, the journey it leads to (docs/decisions/0068). */
+  journey: Journey.optional(),
 });
 
 export const SurveyResponse = z.object({

@@ -96,23 +96,21 @@ export async function runJourney(input: JourneyInput): Promise<void> {
       responses,
     });
 
+  // A write that leads to the next page answers with the journey, which that page's guard takes instead of
+  // reading it (decision 0068): joining, consent, the entry and baseline answers, the condition, the last finish.
   await call('POST', '/api/participants', '/api/participants', joinBody, { expect: 201 });
   await call('PUT', '/api/participants/prolific-id', '/api/participants/prolific-id', {
     experimentId: id,
     prolificId: pid,
   });
-  await journey();
   await call('POST', '/api/participants/consent', '/api/participants/consent', { experimentId: id });
-  await journey();
   await survey('entry', { choice: 'questions' });
-  await journey();
   const baseline = { vaccination_intention: String(input.intention) };
   await survey('baseline', baseline);
-  await journey();
   // The pre-survey's success shows the assignment exists: the page creates one only on a 404 (decision 0067).
   await survey('pre', { age: '35-44', sex: 'male', political_leaning: 'liberal' });
   await call('POST', '/api/participants/assign-condition', '/api/participants/assign-condition', { experimentId: id });
-  await journey();
+  // The static page's guard reads it (Begin on the static intro writes nothing).
   await journey();
   // The first section is opened by the page; each finish opens the next in the same write (decision 0067).
   await call('POST', '/api/participants/sections/open', '/api/participants/sections/open', {
@@ -131,7 +129,6 @@ export async function runJourney(input: JourneyInput): Promise<void> {
       hiddenSeconds: 0,
     });
   }
-  await journey();
   const { threadId } = await call<{ threadId: string }>('POST', '/api/chat/initiate', '/api/chat/initiate', {
     experimentId: id,
   });

@@ -96,12 +96,18 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
         ),
       post: () => send(t(), user, 'POST', '/api/participants/completion', { experimentId, pathway: 'complete' }),
     }[at];
-    const statements = await statementsOf(write);
+    const all = await statementsOf(write);
+    // Consent and the entry answer lead to the next page: after the commit, their reply reads the journey it
+    // carries (decision 0068), the one read that page's guard no longer makes.
+    const carriesJourney = at !== 'post';
+    expect(all.slice(5)).toHaveLength(carriesJourney ? 1 : 0);
+    if (carriesJourney) expect(all[5]).toMatch(FACT_TABLES);
+    const statements = all.slice(0, 5);
     // PostgreSQL: BEGIN, lock, facts, the write and its event (a data-modifying CTE), COMMIT.
-    // SQLite (one writer at a time, no lock): BEGIN, facts, write, event, COMMIT. Nothing before or after:
+    // SQLite (one writer at a time, no lock): BEGIN, facts, write, event, COMMIT. Nothing before:
     // the experiment is read only when there is no assignment, the completion code inside the update.
-    expect(statements).toHaveLength(5);
     expect(statements[0]).toMatch(/^begin/i);
+    expect(statements[4]).toMatch(/^commit/i);
     const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
     expect(events).toHaveLength(1);
     if (dialect === 'postgres') expect(events[0]).toMatch(/^with w as \((update|insert)/i);
@@ -119,12 +125,15 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     else expect(events[0]).toMatch(/^insert into "journey_events"/i);
   });
 
-  it('consent and completion return the row they wrote (RETURNING), with no read after the write', async () => {
+  it('consent returns the row it wrote (RETURNING): after the write only the journey its reply carries', async () => {
     const { user, experimentId } = await participant('joined');
     const consent = await statementsOf(() => send(t(), user, 'POST', '/api/participants/consent', { experimentId }));
     const commit = consent.findIndex((s) => /^commit/i.test(s));
     expect(commit).toBeGreaterThan(0);
-    expect(consent.slice(commit + 1)).toEqual([]);
+    const after = consent.slice(commit + 1);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatch(/json_group_array|json_agg/i);
+    expect(after.filter((s) => /from "assignments" where/i.test(s) && !/json/i.test(s))).toEqual([]);
   });
 
   it('a chat message: the thread with its limits, completion and messages in one read, both rows in one insert', async () => {

@@ -173,6 +173,19 @@ export async function getJourney(
   return toJourney(state, deps.clock());
 }
 
+/**
+ * A write's reply with the journey after it (docs/decisions/0068): read once the write has committed, so it is
+ * exactly what the journey read would answer, and the next page's guard need not ask again.
+ */
+export async function withJourney<T extends object>(
+  deps: AppDeps,
+  userId: string,
+  experimentId: string,
+  value: T,
+): Promise<T & { journey: Journey }> {
+  return { ...value, journey: await getJourney(deps, userId, experimentId) };
+}
+
 const NOT_EARNED: Record<Pathway, string> = {
   confirm: 'This completion code is only available to participants who said they have no concerns.',
   ceiling: 'This completion code is only available to participants who answered the intention question with 7.',

@@ -12,6 +12,7 @@ import {
   updateProlificId,
 } from './participants.service.js';
 import { assignCondition } from './randomisation.service.js';
+import { withJourney } from '../journey/journey.service.js';
 
 /** The participant's own study records; body and path ids must be the caller's (admins excepted). */
 export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -20,19 +21,27 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   // Journey writes: their facts read checks the caller's session too (docs/decisions/0058).
   const folded = { guards: [ctx.guards.requireUserFolded] };
 
-  route(app, participantRoutes.create, user, (request) => createAssignment(deps, caller(request), request.body));
+  // Joining, consent and the condition lead to the next page: their replies carry the journey (0068).
+  route(app, participantRoutes.create, user, async (request) => {
+    const assignment = await createAssignment(deps, caller(request), request.body);
+    return withJourney(deps, assignment.user_id, assignment.experiment_id, assignment);
+  });
   route(app, participantRoutes.get, user, (request) =>
     getAssignment(deps, caller(request), request.params.userId, request.params.experimentId),
   );
-  route(app, participantRoutes.consent, folded, (request) =>
-    giveConsent(deps, caller(request).userId, request.body.experimentId, caller(request).session),
-  );
+  route(app, participantRoutes.consent, folded, async (request) => {
+    const { userId, session } = caller(request);
+    const assignment = await giveConsent(deps, userId, request.body.experimentId, session);
+    return withJourney(deps, userId, request.body.experimentId, assignment);
+  });
   route(app, participantRoutes.prolificId, user, (request) =>
     updateProlificId(deps, caller(request).userId, request.body.experimentId, request.body.prolificId),
   );
-  route(app, participantRoutes.assignCondition, folded, (request) =>
-    assignCondition(deps, caller(request).userId, request.body.experimentId, caller(request).session),
-  );
+  route(app, participantRoutes.assignCondition, folded, async (request) => {
+    const { userId, session } = caller(request);
+    const assignment = await assignCondition(deps, userId, request.body.experimentId, session);
+    return withJourney(deps, userId, request.body.experimentId, assignment);
+  });
   route(app, participantRoutes.completion, folded, (request) =>
     recordCompletion(
       deps,

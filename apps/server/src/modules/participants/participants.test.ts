@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Assignment, CompletionStatus, GeneratedCredential } from '@studychat/contracts';
+import type { Assignment, AssignmentReply, CompletionStatus, GeneratedCredential, Journey } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { NO_PARTICIPATION } from './access.js';
@@ -7,6 +7,9 @@ import { assignmentOf, createExperiment, participantAt, send } from './journey.f
 
 type ErrorBody = { error: string; code: string };
 const MISSING = '00000000-0000-4000-8000-000000000000';
+
+/** A write's reply without the journey it carries (which tells the time, so it moves with the clock). */
+const withoutJourney = ({ journey: _journey, ...rest }: AssignmentReply): Assignment => rest;
 
 describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
   const t = useTestApp(dialect);
@@ -16,6 +19,9 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
     const experiment = await createExperiment(t(), admin);
     return { admin, experimentId: experiment.id };
   }
+
+  const readJourney = async (user: TestUser, experimentId: string) =>
+    expectJson<Journey>(await send(t(), user, 'GET', `/api/participants/journey/${experimentId}`), 200);
 
   const join = (user: TestUser, experimentId: string, extra: Record<string, unknown> = {}) =>
     send(t(), user, 'POST', '/api/participants', {
@@ -29,10 +35,13 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
     it('creates the assignment with the landing ids, then answers 409 and the GET returns it', async () => {
       const { experimentId } = await setup();
       const user = await createAndLogin(t());
-      const created = expectJson<Assignment>(
+      const { journey, ...created } = expectJson<AssignmentReply>(
         await join(user, experimentId, { study_id: 'STUDY-9', session_id: 'SESSION-3' }),
         201,
       );
+      // The reply carries the journey the consent page's guard would read (decision 0068).
+      expect(journey).toEqual(await readJourney(user, experimentId));
+      expect(journey?.step).toBe('consent');
       expect(created).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         user_id: user.id,
@@ -270,17 +279,20 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       const { experimentId } = await setup();
       const user = await participantAt(t(), experimentId, 'joined');
       const now = t().clock.now.toISOString();
-      const first = expectJson<Assignment>(
+      const first = expectJson<AssignmentReply>(
         await send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
         200,
       );
       expect(first).toMatchObject({ consent_given: true, consent_timestamp: now });
       t().clock.advance(5 * 60_000);
-      const again = expectJson<Assignment>(
+      const again = expectJson<AssignmentReply>(
         await send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
         200,
       );
-      expect(again).toEqual(first);
+      expect(withoutJourney(again)).toEqual(withoutJourney(first));
+      // Each reply carries the journey as it is then: at the entry question.
+      expect(again.journey).toEqual(await readJourney(user, experimentId));
+      expect(again.journey?.step).toBe('entry');
     });
   });
 
@@ -400,12 +412,15 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       const { experimentId } = await setup();
       const user = await participantAt(t(), experimentId, 'pre', { baseline: 5 });
       const now = t().clock.now.toISOString();
-      const assigned = expectJson<Assignment>(await assign(user, experimentId), 200);
+      const assigned = expectJson<AssignmentReply>(await assign(user, experimentId), 200);
       expect(['mmr', 'control']).toContain(assigned.assigned_condition);
+      expect(assigned.journey).toMatchObject({ step: 'sections', condition: assigned.assigned_condition });
       expect(assigned).toMatchObject({ stratum: '5-6', condition_assigned_at: now });
       for (let i = 0; i < 3; i++) {
         t().clock.advance(1000);
-        expect(expectJson<Assignment>(await assign(user, experimentId), 200)).toEqual(assigned);
+        expect(withoutJourney(expectJson<AssignmentReply>(await assign(user, experimentId), 200))).toEqual(
+          withoutJourney(assigned),
+        );
       }
       const slots = await t()
         .database.db.selectFrom('allocation_slots')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Journey } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
@@ -11,7 +12,7 @@ import {
 } from '../participants/journey.fixtures.js';
 
 type ErrorBody = { error: string; code: string };
-type SurveyReply = { id: string; created: boolean };
+type SurveyReply = { id: string; created: boolean; journey?: Journey };
 
 describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
   const t = useTestApp(dialect);
@@ -47,7 +48,13 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
       await submit(user, experimentId, 'baseline', { vaccination_intention: '3' }),
       await submit(user, experimentId, 'pre', { age: '65+', sex: 'prefer-not', political_leaning: 'liberal' }),
     ].map((res) => expectJson<SurveyReply>(res, 200));
-    for (const reply of replies) expect(reply).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), created: true });
+    const id = expect.stringMatching(/^[0-9a-f-]{36}$/);
+    // The entry and baseline answers lead to the next page: their replies carry the journey (decision 0068).
+    expect(replies).toEqual([
+      { id, created: true, journey: expect.objectContaining({ step: 'baseline' }) },
+      { id, created: true, journey: expect.objectContaining({ step: 'pre_survey' }) },
+      { id, created: true },
+    ]);
     expectJson(await send(t(), user, 'POST', '/api/participants/assign-condition', { experimentId }), 200);
     await readAllSections(t(), user, experimentId);
     await chatRounds(t(), user, experimentId);
@@ -77,7 +84,7 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     const user = await participantAt(t(), experimentId, 'consented');
     const first = expectJson<SurveyReply>(await submit(user, experimentId, 'entry', { choice: 'questions' }), 200);
     const repeat = expectJson<SurveyReply>(await submit(user, experimentId, 'entry', { choice: 'confirm' }), 200);
-    expect(repeat).toEqual({ id: first.id, created: false });
+    expect(repeat).toEqual({ id: first.id, created: false, journey: first.journey });
     const rows = await storedResponses(user.id, experimentId);
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]?.responses ?? '{}')).toEqual({ choice: 'questions' });

@@ -1,9 +1,10 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { setUnauthorizedHandler } from '../../lib/api';
 import { StudyRoute } from './StudyRoute';
 import { useJourney } from './journey-context';
+import { rememberJourney } from './journey-store';
 import { useStudy } from './use-study';
 import { assignment, EXP_ID, journey, loginAs, mockApi, STUDY_VIEW, studyView, USER_ID } from './test-support';
 
@@ -219,5 +220,34 @@ describe('StudyRoute', () => {
     renderRoute('/consent');
     expect(await screen.findByText(`Study: ${studyView.body.entry.title}`)).toBeInTheDocument();
     expect(api.keys()).toEqual([]);
+  });
+
+  it('takes the journey the write that led here handed over, and reads none', async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    rememberJourney(journey({ step: 'entry', done: { ...journey().done, consent: true } }));
+    const api = mockApi({ [STUDY_VIEW]: studyView });
+    renderRoute('/entry');
+    expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
+    expect(api.keys()).toEqual([STUDY_VIEW]);
+    expect(sessionStorage.getItem('consentGiven')).toBe('true');
+  });
+
+  it('reads the journey when the handed one does not let this page show, or belongs to another experiment', async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const atEntry = journey({ step: 'entry', done: { ...journey().done, consent: true } });
+    rememberJourney(journey({ step: 'consent' }));
+    const api = mockApi({ [JOURNEY]: { status: 200, body: atEntry }, [STUDY_VIEW]: studyView });
+    renderRoute('/entry');
+    expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
+    expect(api.keys()).toContain(JOURNEY);
+    cleanup();
+
+    rememberJourney({ ...atEntry, experimentId: '33333333-3333-4333-8333-333333333333' });
+    const again = mockApi({ [JOURNEY]: { status: 200, body: atEntry }, [STUDY_VIEW]: studyView });
+    renderRoute('/entry');
+    expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
+    expect(again.keys()).toContain(JOURNEY);
   });
 });

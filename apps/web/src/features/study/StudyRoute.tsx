@@ -6,7 +6,8 @@ import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
 import { api, ApiError } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
-import { decideStudyRoute, type StudyStep } from './study-guard';
+import { decideStudyRoute, journeyAllows, type StudyStep } from './study-guard';
+import { takeRememberedJourney } from './journey-store';
 import { JourneyContext } from './journey-context';
 import { findAssignment } from './study-api';
 import { loadParticipantStudy, type StudyRead } from './study-content';
@@ -40,7 +41,14 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   const cached = experimentId ? readCachedStatus(experimentId) : null;
   // The server's journey decides for participants; a completed one (cached) needs no reading.
   const needsJourney = auth.loggedIn && !auth.isAdmin && experimentId !== null && !cached?.alreadyCompleted;
-  const [journey, setJourney] = useState<Journey | 'pending' | null>(needsJourney ? 'pending' : null);
+  // The journey the write that led here handed over (0068), if it lets this page show: no read then.
+  const [handed] = useState(() => {
+    const taken = needsJourney && experimentId ? takeRememberedJourney(experimentId) : null;
+    if (!taken || !journeyAllows(step, routeExperimentId, taken)) return null;
+    cacheJourney(taken);
+    return taken;
+  });
+  const [journey, setJourney] = useState<Journey | 'pending' | null>(handed ?? (needsJourney ? 'pending' : null));
   const [reads, setReads] = useState(0);
   // The study's texts: the experiment's version from the server (the page waits for it; a failed read shows
   // a retry, never another study's texts), or the built-in study for a page shown with no experiment.
@@ -64,7 +72,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   }, [needsStudy, experimentId, studyReads]);
 
   useEffect(() => {
-    if (!needsJourney || !experimentId) return;
+    if (!needsJourney || !experimentId || (reads === 0 && handed)) return;
     let live = true;
     api(endpoints.journey.get, { params: { experimentId } })
       .then((read) => {
@@ -81,7 +89,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     return () => {
       live = false;
     };
-  }, [needsJourney, experimentId, reads]);
+  }, [needsJourney, experimentId, reads, handed]);
 
   const decision = decideStudyRoute({
     step,

@@ -7,6 +7,7 @@ import {
 } from '@studychat/contracts/web';
 import { api, ApiError } from '../../lib/api';
 import { getToken } from '../../lib/session';
+import { rememberJourney } from './journey-store';
 import { readSession, writeCachedStatus } from './study-storage';
 import { withRetry } from './with-retry';
 
@@ -17,7 +18,7 @@ import { withRetry } from './with-retry';
 export async function ensureAssignment(userId: string, experimentId: string): Promise<Assignment> {
   const prolificPid = readSession('PROLIFIC_PID');
   try {
-    return await withRetry(() =>
+    const created = await withRetry(() =>
       api(endpoints.participants.create, {
         body: {
           user_id: userId,
@@ -28,6 +29,9 @@ export async function ensureAssignment(userId: string, experimentId: string): Pr
         },
       }),
     );
+    // The consent page's guard takes the journey the reply carried (0068).
+    rememberJourney(created.journey);
+    return created;
   } catch (error) {
     if (error instanceof ApiError && error.status === 409 && error.code !== 'PROLIFIC_ID_TAKEN') {
       return api(endpoints.participants.get, { params: { userId, experimentId } });
@@ -46,11 +50,15 @@ export async function findAssignment(userId: string, experimentId: string): Prom
   }
 }
 
-/** Submits a survey (retried once by default); errors carry the server's message or 'Failed to submit survey'. */
+/**
+ * Submits a survey (retried once by default); errors carry the server's message or 'Failed to submit survey'.
+ * The journey an entry or baseline answer's reply carries is kept for the next page's guard (0068).
+ */
 export async function submitSurvey(submission: SurveySubmission, retries = 1, delayMs = 0): Promise<void> {
   if (!getToken()) throw new Error('Authentication required');
   try {
-    await withRetry(() => api(endpoints.surveys.submit, { body: submission }), retries, delayMs);
+    const reply = await withRetry(() => api(endpoints.surveys.submit, { body: submission }), retries, delayMs);
+    rememberJourney(reply.journey);
   } catch (error) {
     if (error instanceof ApiError && error.message) throw error;
     throw new Error('Failed to submit survey');

@@ -94,6 +94,11 @@ function decideByJourney(step: StudyStep, routeExperimentId: string | undefined,
   return PAGES[journey.step].includes(step) ? { kind: 'allow' } : elsewhere;
 }
 
+/** Whether the server's journey lets the participant see this page (a journey a write's reply handed over). */
+export function journeyAllows(step: StudyStep, routeExperimentId: string | undefined, journey: Journey): boolean {
+  return decideByJourney(step, routeExperimentId, journey).kind === 'allow';
+}
+
 /**
  * Every guard of spec section 4, in order, as one pure decision. When the server's journey is known it
  * decides (the server wins); the session flags decide only when it is not (an admin, or no answer).

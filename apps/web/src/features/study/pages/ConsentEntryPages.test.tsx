@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { assignment, EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
+import { takeRememberedJourney } from '../journey-store';
+import { assignment, EXP_ID, journey, loginAs, mockApi, renderAt } from '../test-support';
 import { ConsentPage } from './ConsentPage';
 import { EntryPage } from './EntryPage';
 
@@ -18,8 +19,11 @@ describe('ConsentPage', () => {
     expect(screen.queryByRole('button', { name: 'I Consent' })).toBeNull();
   });
 
-  it('records consent, sets the flag and goes to /entry', async () => {
-    const api = mockApi({ 'POST /api/participants/consent': { status: 200, body: assignment() } });
+  it("records consent, sets the flag and goes to /entry, handing the reply's journey to its guard", async () => {
+    const atEntry = journey({ step: 'entry', done: { ...journey().done, consent: true } });
+    const api = mockApi({
+      'POST /api/participants/consent': { status: 200, body: { ...assignment(), journey: atEntry } },
+    });
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     renderAt(<ConsentPage />, '/consent');
@@ -28,6 +32,7 @@ describe('ConsentPage', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/entry'));
     expect(api.calls[0]?.body).toEqual({ experimentId: EXP_ID });
     expect(sessionStorage.getItem('consentGiven')).toBe('true');
+    expect(takeRememberedJourney(EXP_ID)).toEqual(atEntry);
   });
 
   it('says so when consent cannot be recorded, and lets the participant try again', async () => {

@@ -10,6 +10,7 @@ import { ContentBlocks } from '../ContentBlocks';
 import { readSession, setFlag } from '../study-storage';
 import { withRetry } from '../with-retry';
 import { useStudy } from '../use-study';
+import { rememberJourney } from '../journey-store';
 
 /** `/consent`: the informed consent text; 'I Consent' records consent and goes to `/entry`. */
 export function ConsentPage() {
@@ -25,7 +26,9 @@ export function ConsentPage() {
     setBusy(true);
     setError(null);
     try {
-      await withRetry(() => api(endpoints.participants.consent, { body: { experimentId } }));
+      const consented = await withRetry(() => api(endpoints.participants.consent, { body: { experimentId } }));
+      // The entry page's guard takes the journey the reply carried (0068).
+      rememberJourney(consented.journey);
       setFlag('consentGiven');
       navigate('/entry', { replace: true });
     } catch (err) {

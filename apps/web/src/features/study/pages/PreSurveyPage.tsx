@@ -14,6 +14,7 @@ import { isCondition, readSession, removeSession, setFlag, writeSession } from '
 import { useJourney } from '../journey-context';
 import { useStudy } from '../use-study';
 import { bestEffort, withRetry } from '../with-retry';
+import { rememberJourney } from '../journey-store';
 
 /**
  * Randomisation needs the baseline on the server; an earlier baseline write that failed (only logged, per the
@@ -122,6 +123,8 @@ export function PreSurveyPage() {
         await submitPre();
       }
       const assignment = await withRetry(() => api(endpoints.participants.assignCondition, { body: { experimentId } }));
+      // The static-intro page's guard takes the journey the reply carried (0068).
+      rememberJourney(assignment.journey);
       if (!isCondition(assignment.assigned_condition)) {
         throw new Error('Invalid response received from server when assigning condition.');
       }

@@ -25,6 +25,7 @@ import { useScrolledToBottom } from './use-scrolled-to-bottom';
 import { useVisibleCountdown } from './use-visible-countdown';
 import { useStudy } from '../use-study';
 import { conditionContent } from '../condition-content';
+import { rememberJourney } from '../journey-store';
 
 const SAVE_FAILED = 'Your progress could not be saved. Please check your connection and try again.';
 
@@ -135,6 +136,8 @@ export function StaticPage() {
     }
     const sectionStatus = progress.sectionStatus.map((done, i) => done || i === index);
     if (isLast) {
+      // The chat page's guard takes the journey the last finish's reply carried (0068).
+      rememberJourney(openedByFinish.current?.journey);
       writeProgress(experimentId, { currentSection: index, sectionStatus });
       setFlag('staticContentReviewed');
       navigate(`/experiment/${experimentId}/chat`, { replace: true });
