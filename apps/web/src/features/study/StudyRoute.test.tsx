@@ -214,6 +214,15 @@ describe('StudyRoute', () => {
     expect(screen.queryByText(/^Study:/)).toBeNull();
   });
 
+  it('never shows a participant the built-in study when this tab knows no experiment: the Prolific link leads back', async () => {
+    loginAs();
+    const api = mockApi({});
+    renderRoute('/consent');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please open the study link from Prolific again.');
+    expect(screen.queryByText(/^Study:/)).toBeNull();
+    expect(api.keys()).toEqual([]);
+  });
+
   it('shows an admin with no experiment the built-in study, read by no call', async () => {
     loginAs({ isAdmin: true });
     const api = mockApi({});
@@ -231,6 +240,15 @@ describe('StudyRoute', () => {
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
     expect(api.keys()).toEqual([STUDY_VIEW]);
     expect(sessionStorage.getItem('consentGiven')).toBe('true');
+    // It served that page only: the next page's guard reads the server.
+    cleanup();
+    const next = mockApi({
+      [JOURNEY]: { status: 200, body: journey({ step: 'entry', done: { ...journey().done, consent: true } }) },
+      [STUDY_VIEW]: studyView,
+    });
+    renderRoute('/entry');
+    expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
+    expect(next.keys()).toContain(JOURNEY);
   });
 
   it('reads the journey when the handed one does not let this page show, or belongs to another experiment', async () => {

@@ -7,7 +7,7 @@ import { Spinner } from '../../components/Spinner';
 import { api, ApiError } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, journeyAllows, type StudyStep } from './study-guard';
-import { takeRememberedJourney } from './journey-store';
+import { forgetJourney, peekRememberedJourney } from './journey-store';
 import { JourneyContext } from './journey-context';
 import { findAssignment } from './study-api';
 import { loadParticipantStudy, type StudyRead } from './study-content';
@@ -43,12 +43,16 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   const needsJourney = auth.loggedIn && !auth.isAdmin && experimentId !== null && !cached?.alreadyCompleted;
   // The journey the write that led here handed over (0068), if it lets this page show: no read then.
   const [handed] = useState(() => {
-    const taken = needsJourney && experimentId ? takeRememberedJourney(experimentId) : null;
-    if (!taken || !journeyAllows(step, routeExperimentId, taken)) return null;
-    cacheJourney(taken);
-    return taken;
+    const given = needsJourney && experimentId ? peekRememberedJourney(experimentId) : null;
+    return given && journeyAllows(step, routeExperimentId, given) ? given : null;
   });
   const [journey, setJourney] = useState<Journey | 'pending' | null>(handed ?? (needsJourney ? 'pending' : null));
+  // It serves this page only: a later page reads the server (or takes what a later write hands over).
+  useEffect(() => {
+    if (!needsJourney) return;
+    forgetJourney();
+    if (handed) cacheJourney(handed);
+  }, [needsJourney, handed]);
   const [reads, setReads] = useState(0);
   // The study's texts: the experiment's version from the server (the page waits for it; a failed read shows
   // a retry, never another study's texts), or the built-in study for a page shown with no experiment.
@@ -59,17 +63,21 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
 
   useEffect(() => {
     let live = true;
+    // A participant with no experiment here (a new tab keeps no session) gets no study: the Prolific link
+    // brings them back to theirs. Only an admin looking at the pages sees the built-in one.
     const read: Promise<StudyRead | PageStudy> =
       needsStudy && experimentId
         ? loadParticipantStudy(experimentId)
-        : import('./builtin-study').then((m) => m.builtInStudy);
+        : auth.isAdmin
+          ? import('./builtin-study').then((m) => m.builtInStudy)
+          : Promise.resolve('not-joined');
     void read.then((value) => {
       if (live && value !== undefined) setStudy(value);
     });
     return () => {
       live = false;
     };
-  }, [needsStudy, experimentId, studyReads]);
+  }, [needsStudy, experimentId, studyReads, auth.isAdmin]);
 
   useEffect(() => {
     if (!needsJourney || !experimentId || (reads === 0 && handed)) return;
@@ -146,7 +154,7 @@ function StudyLoading() {
 
 /**
  * The study could not be read. Unreachable: nothing is lost, the participant tries again. Not joined (the server
- * has no participation of this account here): only the study link from Prolific starts it again.
+ * has no participation of this account here, or this tab knows no experiment): the Prolific link leads back.
  */
 function StudyUnavailable({ retry }: { retry: (() => void) | null }) {
   return (
@@ -155,7 +163,7 @@ function StudyUnavailable({ retry }: { retry: (() => void) | null }) {
       <p role="alert" className="text-slate-700">
         {retry
           ? 'Please check your internet connection, then try again. Your answers so far are saved.'
-          : 'This account is not taking part in this study. Please open the study link from Prolific again.'}
+          : 'We could not find your place in the study. Please open the study link from Prolific again.'}
       </p>
       {retry && <Button onClick={retry}>Try again</Button>}
     </main>
