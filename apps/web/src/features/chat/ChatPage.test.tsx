@@ -1,8 +1,8 @@
-import { builtInStudy } from '../study/builtin-study';
 import type { Journey } from '@studychat/contracts/web';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { builtInStudy } from '../study/builtin-study';
 import { experimentKeys } from '../../lib/storage-keys';
 import { PASTE_HINT } from './ChatInput';
 import { COMPLETION_TEXT } from './ChatPage';

@@ -1,9 +1,9 @@
-import { builtInStudy } from '../study/builtin-study';
-import type { PageStudy } from '../study/use-study';
-import { type Journey } from '@studychat/contracts/web';
+import type { Journey } from '@studychat/contracts/web';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { builtInStudy } from '../study/builtin-study';
+import type { PageStudy } from '../study/use-study';
 import { COMPLETION_TEXT } from './ChatPage';
 import {
   EXPERIMENT,

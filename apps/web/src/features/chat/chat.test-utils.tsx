@@ -1,11 +1,11 @@
 // Helpers for the chat page tests: a fake server behind fetch, and controllable event streams.
-import type { PageStudy } from '../study/use-study';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import type { Journey } from '@studychat/contracts/web';
 import { setToken } from '../../lib/session';
 import { JourneyContext } from '../study/journey-context';
+import type { PageStudy } from '../study/use-study';
 import { ChatPage } from './ChatPage';
 
 export const EXPERIMENT = '11111111-1111-4111-8111-111111111111';

@@ -1,7 +1,7 @@
-import { builtInStudy } from '../builtin-study';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { builtInStudy } from '../builtin-study';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
 import { PostSurveyPage } from './PostSurveyPage';

@@ -1,8 +1,8 @@
-import { builtInStudy } from '../builtin-study';
-import type { PageStudy } from '../use-study';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { builtInStudy } from '../builtin-study';
+import type { PageStudy } from '../use-study';
 import { JourneyContext } from '../journey-context';
 import { assignment, EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
 import { PreSurveyPage } from './PreSurveyPage';

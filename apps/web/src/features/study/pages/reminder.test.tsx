@@ -1,7 +1,7 @@
-import { builtInStudy } from '../builtin-study';
-import type { PageStudy } from '../use-study';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { builtInStudy } from '../builtin-study';
+import type { PageStudy } from '../use-study';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
 import { BaselinePage } from './BaselinePage';

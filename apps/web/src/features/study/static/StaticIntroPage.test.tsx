@@ -1,6 +1,6 @@
-import { builtInStudy } from '../builtin-study';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { builtInStudy } from '../builtin-study';
 import { JourneyContext } from '../journey-context';
 import { EXP_ID, journey, loginAs, renderAt } from '../test-support';
 import { StaticIntroPage } from './StaticIntroPage';

@@ -1,6 +1,6 @@
-import { builtInStudy } from '../../../study/builtin-study';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { builtInStudy } from '../../../study/builtin-study';
 import { CompletionPage } from '../../../study/completion/CompletionPage';
 import { JourneyContext } from '../../../study/journey-context';
 import { StaticIntroPage } from '../../../study/static/StaticIntroPage';
