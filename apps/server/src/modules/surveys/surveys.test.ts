@@ -85,6 +85,9 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     const first = expectJson<SurveyReply>(await submit(user, experimentId, 'entry', { choice: 'questions' }), 200);
     const repeat = expectJson<SurveyReply>(await submit(user, experimentId, 'entry', { choice: 'confirm' }), 200);
     expect(repeat).toEqual({ id: first.id, created: false, journey: first.journey });
+    // The journey an answer's reply carries is the one the journey read gives right after it (decision 0068).
+    const read = await send(t(), user, 'GET', `/api/participants/journey/${experimentId}`);
+    expect(first.journey).toEqual(expectJson<Journey>(read, 200));
     const rows = await storedResponses(user.id, experimentId);
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]?.responses ?? '{}')).toEqual({ choice: 'questions' });
