@@ -1,7 +1,8 @@
 import type { ChatRule } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { ChatThreadRow, DB } from '../../db/schema.js';
-import { logChatComplete } from '../journey/journey.service.js';
+import type { ParticipantEvent } from '../journey/journey-events.repository.js';
+import { chatCompleteEvent, logChatComplete } from '../journey/journey.service.js';
 import { toProgress, type ProgressRow } from './chat.mapper.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
 
@@ -12,31 +13,28 @@ import { closeThread, listThreadMessages } from './chat.repository.js';
 type ThreadRef = Pick<ChatThreadRow, 'id' | 'user_id' | 'experiment_id'>;
 
 /**
- * In the transaction that finished an assistant reply: logs `chat_complete` when this reply is the one that
- * makes the chat complete by the server's count (one reply is written at a time per thread, so once).
- * `before` are the thread's rows as read under the reply's lease, with the rows this request added before the
- * reply (no other request adds a row while the lease is held, so no read is needed here); `reply` is the reply
- * as it was just stored. Returns the thread's rows with the reply finished.
+ * The journey's `chat_complete` event when this reply is the one that makes the chat complete by the server's
+ * count (one reply is written at a time per thread, so once), else null; stored with the reply
+ * (reply-store.ts). `before` are the thread's rows as read under the reply's lease, with the rows this request
+ * added before the reply (no other request adds a row while the lease is held, so no read is needed here);
+ * `reply` is the reply as it is stored.
  */
-export async function logIfReplyCompletedChat(
-  trx: Kysely<DB>,
+export function chatCompletedBy(
   thread: ThreadRef,
   before: readonly ProgressRow[],
   reply: ProgressRow,
   rule: ChatRule,
   now: Date,
-): Promise<ProgressRow[]> {
-  const rows = [...before, reply];
-  const after = toProgress(rows, rule);
-  if (!after.complete) return rows;
-  if (toProgress([...before, { ...reply, status: 'streaming' }], rule).complete) return rows;
-  await logChatComplete(trx, {
+): ParticipantEvent | null {
+  const after = toProgress([...before, reply], rule);
+  if (!after.complete) return null;
+  if (toProgress([...before, { ...reply, status: 'streaming' }], rule).complete) return null;
+  return chatCompleteEvent({
     userId: thread.user_id,
     experimentId: thread.experiment_id,
     data: { threadId: thread.id, rounds: after.rounds, points: after.points },
     now,
   });
-  return rows;
 }
 
 /**

@@ -7,16 +7,11 @@ import { modelSettings } from '../../llm/model-settings.js';
 import { costUsd } from '../../llm/pricing.js';
 import { reachedLimit } from './chat-limits.js';
 import { toCondition, type ProgressRow } from './chat.mapper.js';
-import { closeChat, logIfReplyCompletedChat } from './chat-journey.js';
-import {
-  addThreadUsage,
-  experimentSpentUsd,
-  finishMessage,
-  releaseReplyLease,
-  renewReplyLease,
-} from './chat.repository.js';
+import { chatCompletedBy, closeChat } from './chat-journey.js';
+import { experimentSpentUsd, releaseReplyLease, renewReplyLease } from './chat.repository.js';
 import type { ChatContext } from './chat.service.js';
 import type { ReplySink } from './chat.stream.js';
+import { storeFinishedReply } from './reply-store.js';
 
 /** Streams into an opened event stream; the route opens the stream only after every check has passed. */
 export type StreamRunner = (sink: ReplySink) => Promise<void>;
@@ -117,8 +112,10 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     const inputTokens = info.inputTokens ?? null;
     const outputTokens = info.outputTokens ?? null;
     const cost = costUsd(model, inputTokens, outputTokens, ctx.prices);
-    const after = await db.transaction().execute(async (trx) => {
-      await finishMessage(trx, g.messageId, {
+    const reply = { role: 'assistant' as const, content: text, status: finalStatus };
+    const tokensUsed = await storeFinishedReply(db, {
+      messageId: g.messageId,
+      changes: {
         content: text,
         status: finalStatus,
         error_message:
@@ -138,12 +135,13 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         stop_reason: info.stopReason ?? null,
         thinking_log: info.thinking && info.thinking.length > 0 ? JSON.stringify(info.thinking) : null,
         created_at: ctx.deps.clock().toISOString(),
-      });
-      const tokensUsed = await addThreadUsage(trx, thread.id, (inputTokens ?? 0) + (outputTokens ?? 0), cost ?? 0);
-      const reply = { role: 'assistant' as const, content: text, status: finalStatus };
-      const rows = await logIfReplyCompletedChat(trx, thread, g.before, reply, g.state.rule, ctx.deps.clock());
-      return { tokensUsed, userMessages: rows.filter((r) => r.role === 'user').length };
+      },
+      threadId: thread.id,
+      tokens: (inputTokens ?? 0) + (outputTokens ?? 0),
+      costUsd: cost ?? 0,
+      chatComplete: chatCompletedBy(thread, g.before, reply, g.state.rule, ctx.deps.clock()),
     });
+    const after = { tokensUsed, userMessages: [...g.before, reply].filter((r) => r.role === 'user').length };
     if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
     // An empty greeting is not replayed: the page shows its canned one and the next request tries again.
     else if (empty && g.initial) sink.error(MODEL_ERRORS.initial);

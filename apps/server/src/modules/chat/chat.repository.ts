@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Kysely } from 'kysely';
 import type { ChatLimitOverrides } from '@studychat/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
@@ -147,11 +147,6 @@ export async function updateStreamingContents(
     .execute();
 }
 
-/** Records how a reply ended: its text, status and measurements. */
-export async function finishMessage(db: Db, messageId: string, changes: Updateable<ChatMessagesTable>): Promise<void> {
-  await db.updateTable('chat_messages').set(changes).where('id', '=', messageId).execute();
-}
-
 /**
  * Replies still marked as streaming in a thread whose lease has lapsed were being written by a process
  * that died: they become `interrupted`, keeping the text saved so far. Returns how many there were.
@@ -166,18 +161,6 @@ export async function markStreamingInterrupted(db: Db, threadId: string, reason:
   return Number(result.numUpdatedRows);
 }
 
-/** Adds one reply's tokens and cost to the thread's running totals; the thread's tokens used after it. */
-export async function addThreadUsage(db: Db, threadId: string, tokens: number, costUsd: number): Promise<number> {
-  const row = await db
-    .updateTable('chat_threads')
-    .set({ tokens_used: sql<number>`tokens_used + ${tokens}`, cost_usd: sql<number>`cost_usd + ${costUsd}` })
-    .where('id', '=', threadId)
-    .returning('tokens_used')
-    .executeTakeFirst();
-  return row ? toNumber(row.tokens_used) : 0;
-}
-
-/** Ends the chat for a limit, once: a thread already closed keeps its first reason. */
 /** Records why the chat ended, once; true when this call recorded it. */
 export async function closeThread(db: Db, threadId: string, reason: string, nowIso: string): Promise<boolean> {
   const result = await db

@@ -1,6 +1,7 @@
-import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, type CompiledQuery, type Kysely } from 'kysely';
 import type { JourneyEventType, JourneyStepName } from '@studychat/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
+import { asOneStatement } from '../../db/one-statement.js';
 import type { DB, JourneyEventRow } from '../../db/schema.js';
 
 /** One row of the append-only event log, as written. */
@@ -50,6 +51,44 @@ function eventInsert(db: Kysely<DB>, event: NewJourneyEvent): CompiledQuery {
   );
 }
 
+/** An event whose assignment the insert finds itself: the participant's in the experiment (null before they joined). */
+export type ParticipantEvent = Omit<NewJourneyEvent, 'assignmentId'>;
+
+/** The insert of a `ParticipantEvent`, its assignment read by a subquery: one statement. Built once per dialect. */
+export function participantEventInsert(db: Kysely<DB>, event: ParticipantEvent): CompiledQuery {
+  return compiledOnce(
+    db,
+    'journeyEventOfParticipant',
+    (experimentId, userId, ofUser, inExperiment, type, step, data, createdAt) =>
+      db
+        .insertInto('journey_events')
+        .values((eb) => ({
+          experiment_id: experimentId,
+          user_id: userId,
+          assignment_id: eb
+            .selectFrom('assignments')
+            .select('id')
+            .where('user_id', '=', ofUser)
+            .where('experiment_id', '=', inExperiment),
+          type,
+          step,
+          data,
+          created_at: createdAt,
+        }))
+        .compile(),
+    [
+      event.experimentId,
+      event.userId,
+      event.userId,
+      event.experimentId,
+      event.type,
+      event.step,
+      event.data === undefined ? null : JSON.stringify(event.data),
+      event.createdAt,
+    ],
+  );
+}
+
 /**
  * Appends one event. Call it with the transaction of the step's own write, so the log and the records
  * cannot disagree. The database assigns `seq`, increasing with every row.
@@ -73,14 +112,7 @@ export async function writeWithEvent<R>(db: Kysely<DB>, write: CompiledQuery<R>,
     return rows;
   }
   if (!/\breturning\b/i.test(write.sql)) throw new Error('writeWithEvent: the write must have RETURNING');
-  const shift = write.parameters.length;
-  const eventSql = insert.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
-  const { rows } = await db.executeQuery(
-    CompiledQuery.raw(`with w as (${write.sql}), e as (${eventSql}) select * from w`, [
-      ...write.parameters,
-      ...insert.parameters,
-    ]) as CompiledQuery<R>,
-  );
+  const { rows } = await db.executeQuery(asOneStatement<R>([write, insert], 'select * from w0'));
   return rows;
 }
 

@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(statements).toHaveLength(5);
     if (dialect === 'postgres') {
       expect(
-        statements.filter((s) => /^with w as \(insert into "section_views".*insert into "journey_events"/i.test(s)),
+        statements.filter((s) => /^with w0 as \(insert into "section_views".*insert into "journey_events"/i.test(s)),
       ).toHaveLength(1);
     }
   });
@@ -110,7 +110,7 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(statements[4]).toMatch(/^commit/i);
     const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
     expect(events).toHaveLength(1);
-    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w as \((update|insert)/i);
+    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \((update|insert)/i);
     else expect(events[0]).toMatch(/^insert into "journey_events"/i);
   });
 
@@ -121,7 +121,7 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     );
     const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
     expect(events).toHaveLength(1);
-    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w as \(update "assignments"/i);
+    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \(update "assignments"/i);
     else expect(events[0]).toMatch(/^insert into "journey_events"/i);
   });
 
@@ -152,5 +152,39 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(reads.filter((s) => FACT_TABLES.test(s))).toHaveLength(2);
     expect(reads).toHaveLength(2);
     expect(statements.filter((s) => /^insert into "chat_messages"/i.test(s))).toHaveLength(1);
+    // The finished reply and the thread's totals stored together: one statement on PostgreSQL, no transaction
+    // (decision 0069); SQLite: BEGIN, the reply, the totals, COMMIT.
+    const stored = statements.filter((s) => /^(with w0 as \()?update "chat_messages" set "content"/i.test(s));
+    expect(stored).toHaveLength(1);
+    if (dialect === 'postgres') {
+      expect(stored[0]).toMatch(
+        /^with w0 as \(update "chat_messages" .*, w1 as \(update "chat_threads" set "tokens_used"/i,
+      );
+      expect(statements.filter((s) => /^(begin|commit)/i.test(s))).toEqual([]);
+    } else {
+      expect(statements.filter((s) => /^(begin|commit)/i.test(s))).toEqual(['begin', 'commit']);
+    }
+  });
+
+  it('the reply that completes the chat stores its journey event in the same statement (PostgreSQL) or transaction', async () => {
+    const { user, experimentId } = await participant('sections');
+    const { threadId } = (await send(t(), user, 'POST', '/api/chat/initiate', { experimentId })).json<{
+      threadId: string;
+    }>();
+    await send(t(), user, 'GET', `/api/chat/threads/${threadId}/initial-message`);
+    for (const message of COMPLETE_CHAT.slice(0, -1)) {
+      await send(t(), user, 'POST', `/api/chat/threads/${threadId}/messages`, { message });
+    }
+    const statements = await statementsOf(() =>
+      send(t(), user, 'POST', `/api/chat/threads/${threadId}/messages`, { message: COMPLETE_CHAT.at(-1) }),
+    );
+    const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
+    expect(events).toHaveLength(1);
+    // The event finds the assignment itself: no read of it of its own.
+    expect(statements.filter((s) => /^select \* from "assignments"/i.test(s))).toEqual([]);
+    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \(update "chat_messages"/i);
+    else expect(events[0]).toMatch(/^insert into "journey_events" .*\(select "id" from "assignments"/i);
+    const journey = await send(t(), user, 'GET', `/api/participants/journey/${experimentId}`);
+    expect(journey.json<{ step: string }>().step).toBe('post_survey');
   });
 });

@@ -11,8 +11,13 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import { NO_PARTICIPATION } from '../participants/access.js';
-import { findAssignment } from '../participants/assignments.repository.js';
-import { appendEvent, countParticipantEvents, writeWithEvent } from './journey-events.repository.js';
+import {
+  appendEvent,
+  countParticipantEvents,
+  participantEventInsert,
+  writeWithEvent,
+  type ParticipantEvent,
+} from './journey-events.repository.js';
 import { lockJourneyFacts } from './journey-facts.repository.js';
 import { readJourneyState, toFacts, toState, type JourneyState } from './journey-records.js';
 import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
@@ -211,24 +216,29 @@ export async function assertPathwayEarned(
   if (!earned) throw new AppError(403, 'PATHWAY_NOT_EARNED', NOT_EARNED[pathway]);
 }
 
-/**
- * Logs that the chat step is done (complete by the server's count, or ended by a limit), in the transaction
- * that made it so. The chat module calls this once per thread.
- */
-export async function logChatComplete(
-  trx: Kysely<DB>,
-  input: { userId: string; experimentId: string; data: Record<string, unknown>; now: Date },
-): Promise<void> {
-  const assignment = await findAssignment(trx, input.userId, input.experimentId);
-  await appendEvent(trx, {
+/** What the chat step's end logs: `chat_complete` for the participant's assignment, with the rounds, points or reason. */
+export function chatCompleteEvent(input: {
+  userId: string;
+  experimentId: string;
+  data: Record<string, unknown>;
+  now: Date;
+}): ParticipantEvent {
+  return {
     experimentId: input.experimentId,
     userId: input.userId,
-    assignmentId: assignment?.id ?? null,
     type: 'chat_complete',
     step: 'chat',
     data: input.data,
     createdAt: input.now.toISOString(),
-  });
+  };
+}
+
+/**
+ * Logs that the chat step is done (complete by the server's count, or ended by a limit), in the transaction
+ * that made it so: one statement (the insert finds the assignment). The chat module logs it once per thread.
+ */
+export async function logChatComplete(trx: Kysely<DB>, input: Parameters<typeof chatCompleteEvent>[0]): Promise<void> {
+  await trx.executeQuery(participantEventInsert(trx, chatCompleteEvent(input)));
 }
 
 /**
