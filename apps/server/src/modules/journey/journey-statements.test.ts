@@ -41,6 +41,30 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(statements).toHaveLength(1);
   });
 
+  it('joining: its checks in one read, then the assignment, its Prolific id and its event in one transaction', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id: experimentId } = await createExperiment(t(), admin);
+    const user = await createAndLogin(t());
+    const statements = await statementsOf(() =>
+      send(t(), user, 'POST', '/api/participants', {
+        user_id: user.id,
+        experiment_id: experimentId,
+        prolific_pid: 'PID-JOIN-COUNT',
+      }),
+    );
+    const begin = statements.findIndex((s) => /^begin/i.test(s));
+    // The experiment, the login, its Prolific ids and the id's withdrawal: one statement (four before).
+    expect(statements.slice(0, begin)).toHaveLength(1);
+    expect(statements[0]).toMatch(/withdrawn_prolific_ids/);
+    const commit = statements.findIndex((s) => /^commit/i.test(s));
+    expect(statements.slice(begin + 1, commit)).toHaveLength(3);
+    // After the commit: the journey the reply carries (decision 0068), and the first participant's read of the
+    // study version the experiment pins (kept in the process once someone takes part).
+    const after = statements.slice(commit + 1);
+    expect(after.filter((s) => /json_group_array|json_agg/i.test(s))).toHaveLength(1);
+    expect(after.filter((s) => !/json_group_array|json_agg/i.test(s) && !/"study_versions"/.test(s))).toEqual([]);
+  });
+
   it('a journey write: the facts after the lock, its row and its event, in one transaction', async () => {
     const { user, experimentId } = await participant('assigned');
     const statements = await statementsOf(() =>

@@ -2,12 +2,9 @@ import type { Assignment, CompletionStatus } from '@studychat/contracts';
 import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite, logJoined } from '../journey/journey.service.js';
-import { findUserById } from '../users/user.repository.js';
-import { isWithdrawn } from '../withdrawal/withdrawn-ids.js';
 import {
   assertSelfOrAdmin,
   prolificIdTaken,
@@ -16,7 +13,9 @@ import {
   requireAssignment,
   type Requester,
 } from './access.js';
+import { isWithdrawn } from '../withdrawal/withdrawn-ids.js';
 import { toAssignment, toCompletionStatus } from './assignment.mapper.js';
+import { readJoinFacts } from './join-facts.repository.js';
 import {
   claimProlificId,
   findAssignment,
@@ -54,19 +53,19 @@ export async function createAssignment(
 ): Promise<Assignment> {
   const { db } = deps.database;
   assertSelfOrAdmin(requester, input.user_id);
-  if (!(await findExperimentById(db, input.experiment_id))) throw notFound(EXPERIMENT_NOT_FOUND);
-  const user = await findUserById(db, input.user_id);
-  if (!user) throw notFound('User not found');
+  const pid = input.prolific_pid.trim();
+  const facts = await readJoinFacts(db, { userId: input.user_id, experimentId: input.experiment_id, prolificPid: pid });
+  if (!facts.experimentExists) throw notFound(EXPERIMENT_NOT_FOUND);
+  if (!facts.user) throw notFound('User not found');
 
-  const boundExperiment = parseJsonObject(user.metadata)?.experimentId;
+  const boundExperiment = parseJsonObject(facts.user.metadata)?.experimentId;
   if (typeof boundExperiment === 'string' && boundExperiment !== input.experiment_id) {
     throw forbidden(
       'This study login was created for a different study. Please use the login details provided with this study.',
     );
   }
-  const pid = input.prolific_pid.trim();
-  if ((await prolificIdsOfUser(db, input.user_id)).some((existing) => existing !== pid)) throw prolificMismatch();
-  if (await isWithdrawn(db, input.experiment_id, pid)) throw prolificIdWithdrawn();
+  if (facts.prolificIds.some((existing) => existing !== pid)) throw prolificMismatch();
+  if (facts.withdrawn) throw prolificIdWithdrawn();
 
   const now = deps.clock();
   const id = deps.newId();
