@@ -1,4 +1,5 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
+import type { DB } from './schema.js';
 
 /**
  * PostgreSQL: several statements run as one. Each becomes a member of a WITH clause, named `w0`, `w1`, ...
@@ -17,4 +18,17 @@ export function asOneStatement<R>(members: readonly CompiledQuery[], select: str
     parameters.push(...member.parameters);
   }
   return CompiledQuery.raw(`with ${parts.join(', ')} ${select}`, parameters) as CompiledQuery<R>;
+}
+
+/**
+ * Runs writes that each stand alone (none needs another's result, none changes another's row): on PostgreSQL
+ * as one statement (one round trip, and atomic), on SQLite one after another (in the process, no round trip).
+ */
+export async function executeAll(db: Kysely<DB>, statements: readonly CompiledQuery[]): Promise<void> {
+  if (statements.length === 0) return;
+  if (statements.length > 1 && db.getExecutor().adapter instanceof PostgresAdapter) {
+    await db.executeQuery(asOneStatement(statements, 'select 1'));
+    return;
+  }
+  for (const statement of statements) await db.executeQuery(statement);
 }

@@ -2,7 +2,7 @@ import type { LoginResult, Role } from '@studychat/contracts';
 import type { UserRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { advanceTotpStep, findUserByEmail, setLastLogin } from '../users/user.repository.js';
+import { advanceTotpStep, findLoginAccount, lastLoginUpdate } from '../users/user.repository.js';
 import type { HashQueue } from '../users/hash-queue.js';
 import {
   decoyPasswordHash,
@@ -12,12 +12,13 @@ import {
   verifyPassword,
 } from '../users/password.js';
 import { looksLikeStudyLogin } from '../users/study-login.js';
+import { executeAll } from '../../db/one-statement.js';
 import { toBool, toNumberOrNull } from '../../db/values.js';
 import { openSecret } from './secret-box.js';
 import { acceptTotp } from './totp.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { addressKeyOf } from './login-rules.js';
-import { insertSession, revokeSession } from './session.repository.js';
+import { revokeSession, sessionInsert } from './session.repository.js';
 import type { TokenSigner } from './token.js';
 
 /** What the TOTP secrets are sealed for (modules/auth/secret-box.ts). */
@@ -75,8 +76,9 @@ export async function login(
   const now = ctx.deps.clock();
   const account = email.trim().toLowerCase();
   const address = addressKeyOf(ip);
-  const user = await findUserByEmail(db, account);
-  const known = user ? await ctx.limiter.isKnown(user.id, address, now) : false;
+  const found = await findLoginAccount(db, account, address, ctx.limiter.knownSince(now));
+  const user = found?.user;
+  const known = found?.knownAddress ?? false;
 
   // Reserved before the password is checked: parallel guesses cannot pass the limit.
   const reservation = await ctx.limiter.reserve({ account, address, known }, now);
@@ -98,20 +100,23 @@ export async function login(
     if (error instanceof AppError && error.code === 'TOTP_REQUIRED') await reservation.cancel();
     throw error;
   }
-  await reservation.succeeded(user.id);
   const role = roleOf(user);
   const restricted = ctx.totpRequired && role !== 'participant' && !user.totp_enabled_at;
 
   const sessionId = ctx.deps.newId();
   const nowIso = now.toISOString();
-  await insertSession(db, {
-    id: sessionId,
-    user_id: user.id,
-    created_at: nowIso,
-    expires_at: new Date(now.getTime() + ctx.tokenTtlSeconds * 1000).toISOString(),
-    restricted,
-  });
-  await setLastLogin(db, user.id, nowIso);
+  // The attempt confirmed, the session and the last login: one statement on PostgreSQL (decision 0069).
+  await executeAll(db, [
+    ...reservation.succeeded(user.id),
+    sessionInsert(db, {
+      id: sessionId,
+      user_id: user.id,
+      created_at: nowIso,
+      expires_at: new Date(now.getTime() + ctx.tokenTtlSeconds * 1000).toISOString(),
+      restricted,
+    }),
+    lastLoginUpdate(db, user.id, nowIso),
+  ]);
   const token = await ctx.signer.sign(
     { userId: user.id, email: user.email, isAdmin: role === 'admin', role },
     sessionId,

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import {
@@ -12,13 +12,14 @@ import {
   type Decision,
 } from './login-rules.js';
 import {
+  addressRemember,
+  attemptRefund,
   compareAndSetCounter,
-  deleteCounter,
+  counterDelete,
   findCounter,
-  isKnownAddress,
+  findCounters,
   pruneThrottles,
   refundAttempt,
-  rememberAddress,
 } from './login-throttle.repository.js';
 
 // Login attempts are reserved in the database BEFORE the password is checked, with compare-and-set, so
@@ -43,7 +44,11 @@ export interface AttemptScope {
 
 /** A reserved attempt: confirm it on success, cancel it when the password could not be checked at all. */
 export interface Reservation {
-  succeeded(userId: string): Promise<void>;
+  /**
+   * The writes that confirm a successful attempt (the pair cleared, the account's unit given back, the address
+   * remembered), for the caller to run with the login's own writes (db/one-statement.ts `executeAll`).
+   */
+  succeeded(userId: string): CompiledQuery[];
   cancel(): Promise<void>;
 }
 
@@ -67,28 +72,33 @@ export class LoginLimiter {
 
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** True when the account logged in from this address within the known-address period. */
-  isKnown(userId: string, address: string, now: Date): Promise<boolean> {
-    return isKnownAddress(this.db, userId, address, new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS));
+  /** Addresses that logged in to an account since this time are known (exempt from the account ceiling). */
+  knownSince(now: Date): Date {
+    return new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS);
   }
 
   /** Reserves one attempt, or throws 429 RATE_LIMITED with Retry-After. */
   async reserve(scope: AttemptScope, now: Date): Promise<Reservation> {
     await this.pruneNowAndThen(now);
-    const account = scope.known ? undefined : await this.take(accountKey(scope.account), decideAccount, now, 'account');
+    const keys = { account: accountKey(scope.account), pair: pairKey(scope.account, scope.address) };
+    // Both counters in one read; a compare-and-set that finds one moved reads it again.
+    const first = await findCounters(this.db, scope.known ? [keys.pair] : [keys.account, keys.pair]);
+    const account = scope.known
+      ? undefined
+      : await this.take(keys.account, decideAccount, now, 'account', first.get(keys.account));
     let pair: Taken;
     try {
-      pair = await this.take(pairKey(scope.account, scope.address), decidePair, now, 'pair');
+      pair = await this.take(keys.pair, decidePair, now, 'pair', first.get(keys.pair));
     } catch (error) {
       if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
       throw error;
     }
     return {
-      succeeded: async (userId) => {
-        await deleteCounter(this.db, pair.key);
-        if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
-        await rememberAddress(this.db, userId, scope.address, now);
-      },
+      succeeded: (userId) => [
+        counterDelete(this.db, pair.key),
+        ...(account ? [attemptRefund(this.db, account.key, account.after.windowStart)] : []),
+        addressRemember(this.db, userId, scope.address, now),
+      ],
       cancel: async () => {
         // Put the pair back as it was, unless another attempt has moved it since.
         if (pair.before) await compareAndSetCounter(this.db, pair.key, pair.after, pair.before);
@@ -104,9 +114,11 @@ export class LoginLimiter {
     decide: (counter: Counter | undefined, now: Date) => Decision,
     now: Date,
     scope: 'pair' | 'account',
+    /** The counter as the reservation's first read found it. */
+    firstRead: Counter | undefined,
   ): Promise<Taken> {
     for (let i = 0; i < MAX_TRIES; i++) {
-      const before = await findCounter(this.db, key);
+      const before = i === 0 ? firstRead : await findCounter(this.db, key);
       const decision = decide(before, now);
       if (!decision.allowed) throw tooManyAttempts(decision.retryAfterMs, scope);
       if (await compareAndSetCounter(this.db, key, before, decision.next)) return { key, before, after: decision.next };

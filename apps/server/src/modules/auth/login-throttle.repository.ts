@@ -1,11 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { toIso, toIsoOrNull } from '../../db/values.js';
 import type { Counter } from './login-rules.js';
 
-export async function findCounter(db: Kysely<DB>, key: string): Promise<Counter | undefined> {
-  const row = await db.selectFrom('login_throttles').selectAll().where('key', '=', key).executeTakeFirst();
-  if (!row) return undefined;
+type CounterRow = {
+  attempts: number;
+  window_start: Date | string;
+  blocked_until: Date | string | null;
+  updated_at: Date | string;
+};
+
+function toCounter(row: CounterRow): Counter {
   const blocked = toIsoOrNull(row.blocked_until);
   return {
     attempts: row.attempts,
@@ -13,6 +18,18 @@ export async function findCounter(db: Kysely<DB>, key: string): Promise<Counter 
     blockedUntil: blocked ? new Date(blocked) : null,
     updatedAt: new Date(toIso(row.updated_at)),
   };
+}
+
+export async function findCounter(db: Kysely<DB>, key: string): Promise<Counter | undefined> {
+  const row = await db.selectFrom('login_throttles').selectAll().where('key', '=', key).executeTakeFirst();
+  return row ? toCounter(row) : undefined;
+}
+
+/** Several counters in one statement, by key (a key with no counter is absent). */
+export async function findCounters(db: Kysely<DB>, keys: readonly string[]): Promise<Map<string, Counter>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.selectFrom('login_throttles').selectAll().where('key', 'in', keys).execute();
+  return new Map(rows.map((row) => [row.key, toCounter(row)]));
 }
 
 function columns(counter: Counter) {
@@ -58,38 +75,33 @@ export async function compareAndSetCounter(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function deleteCounter(db: Kysely<DB>, key: string): Promise<void> {
-  await db.deleteFrom('login_throttles').where('key', '=', key).execute();
+/** Drops a counter. */
+export function counterDelete(db: Kysely<DB>, key: string): CompiledQuery {
+  return db.deleteFrom('login_throttles').where('key', '=', key).compile();
 }
 
 /** Gives one attempt back to a counter, if it is still in the window the attempt was taken in. */
-export async function refundAttempt(db: Kysely<DB>, key: string, windowStart: Date): Promise<void> {
-  await db
+export function attemptRefund(db: Kysely<DB>, key: string, windowStart: Date): CompiledQuery {
+  return db
     .updateTable('login_throttles')
     .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
     .where('key', '=', key)
     .where('window_start', '=', windowStart.toISOString())
     .where('attempts', '>', 0)
-    .execute();
+    .compile();
 }
 
-export async function isKnownAddress(db: Kysely<DB>, userId: string, address: string, since: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom('login_known_addresses')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .where('address', '=', address)
-    .where('last_login_at', '>', since.toISOString())
-    .executeTakeFirst();
-  return row !== undefined;
+export async function refundAttempt(db: Kysely<DB>, key: string, windowStart: Date): Promise<void> {
+  await db.executeQuery(attemptRefund(db, key, windowStart));
 }
 
-export async function rememberAddress(db: Kysely<DB>, userId: string, address: string, at: Date): Promise<void> {
-  await db
+/** Records that the account logged in from this address now. */
+export function addressRemember(db: Kysely<DB>, userId: string, address: string, at: Date): CompiledQuery {
+  return db
     .insertInto('login_known_addresses')
     .values({ user_id: userId, address, last_login_at: at.toISOString() })
     .onConflict((oc) => oc.columns(['user_id', 'address']).doUpdateSet({ last_login_at: at.toISOString() }))
-    .execute();
+    .compile();
 }
 
 /** Drops counters idle since `before` and addresses not used since `addressesBefore`. */

@@ -1,18 +1,23 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';
 import type { ActiveSession, SessionProbe } from './session-check.js';
 import { sessionsChanged } from './session-cache.js';
 
-export async function insertSession(
+/** A new session's insert. */
+export function sessionInsert(
   db: Kysely<DB>,
   session: { id: string; user_id: string; created_at: string; expires_at: string; restricted?: boolean },
-): Promise<void> {
-  await db
+): CompiledQuery {
+  return db
     .insertInto('sessions')
     .values({ ...session, restricted: session.restricted ?? false, revoked_at: null })
-    .execute();
+    .compile();
+}
+
+export async function insertSession(db: Kysely<DB>, session: Parameters<typeof sessionInsert>[1]): Promise<void> {
+  await db.executeQuery(sessionInsert(db, session));
 }
 
 /** The session when it exists, is not revoked and has not expired. */

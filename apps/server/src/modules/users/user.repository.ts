@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB, NewUser, UserRow } from '../../db/schema.js';
+import { toBool } from '../../db/values.js';
 
 export function findUserById(db: Kysely<DB>, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -30,8 +31,45 @@ export async function countAdmins(db: Kysely<DB>): Promise<number> {
   return Number(row.n);
 }
 
+/** Records when the user last logged in. */
+export function lastLoginUpdate(db: Kysely<DB>, id: string, at: string): CompiledQuery {
+  return db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).compile();
+}
+
 export async function setLastLogin(db: Kysely<DB>, id: string, at: string): Promise<void> {
-  await db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
+  await db.executeQuery(lastLoginUpdate(db, id, at));
+}
+
+/**
+ * The account for a login by email, and whether `address` logged in to it since `knownSince` (the limiter's
+ * known address, docs/decisions/0017): one statement.
+ */
+export async function findLoginAccount(
+  db: Kysely<DB>,
+  email: string,
+  address: string,
+  knownSince: Date,
+): Promise<{ user: UserRow; knownAddress: boolean } | undefined> {
+  const row = await db
+    .selectFrom('users as u')
+    .selectAll('u')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('login_known_addresses as k')
+            .select('k.user_id')
+            .whereRef('k.user_id', '=', 'u.id')
+            .where('k.address', '=', address)
+            .where('k.last_login_at', '>', knownSince.toISOString()),
+        )
+        .as('known_address'),
+    )
+    .where('u.email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { known_address, ...user } = row;
+  return { user, knownAddress: toBool(known_address as boolean | number) };
 }
 
 export async function setTotpSecret(db: Kysely<DB>, id: string, sealed: string | null, at: string): Promise<void> {

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
+import { createUser } from '../users/users.service.js';
+
+// Statements per login (issue 16, decision 0069): the account with its known address in one read, both
+// counters in one read, a compare-and-set each, then the confirmation, the session and the last login
+// together: one statement on PostgreSQL, in turn on SQLite. Before: 11 on both.
+describe.each(TEST_DIALECTS)('login statements on %s', (dialect) => {
+  const t = useTestApp(dialect);
+
+  async function loginStatements(email: string, password: string): Promise<string[]> {
+    const seen: string[] = [];
+    t().database.queries.onQuery = (statement) => seen.push(statement.replace(/\s+/g, ' ').trim());
+    try {
+      const res = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      t().database.queries.onQuery = undefined;
+    }
+    return seen.filter(
+      (s) => !/^delete from "login_(throttles|known_addresses)" where "(updated_at|last_login_at)" </.test(s),
+    );
+  }
+
+  it('a first login from an address: two reads, two compare-and-sets, then the writes together', async () => {
+    const email = `login-${randomUUID().slice(0, 8)}@study.test`;
+    const password = `pw-${randomUUID()}`;
+    await createUser(t().deps, { email, password, isAdmin: false });
+    const first = await loginStatements(email, password);
+    expect(first[0]).toMatch(/^select "u"\.\*, exists \(select "k"\."user_id" from "login_known_addresses"/);
+    expect(first[1]).toMatch(/^select \* from "login_throttles" where "key" in \((\$1, \$2|\?, \?)\)$/);
+    expect(first.filter((s) => /^select/.test(s))).toHaveLength(2);
+    if (dialect === 'postgres') {
+      // The pair cleared, the account's unit given back, the address remembered, the session, the last login.
+      expect(first).toHaveLength(5);
+      expect(first[4]).toMatch(
+        /^with w0 as \(delete from "login_throttles".*w1 as \(update "login_throttles".*w2 as \(insert into "login_known_addresses".*w3 as \(insert into "sessions".*w4 as \(update "users" set "last_login_at"/,
+      );
+    } else {
+      expect(first).toHaveLength(9);
+    }
+
+    // From the same address again: known, so the account's ceiling is not counted (no account counter).
+    const again = await loginStatements(email, password);
+    expect(again.filter((s) => /^select/.test(s))).toHaveLength(2);
+    expect(again[1]).toMatch(/^select \* from "login_throttles" where "key" in \((\$1|\?)\)$/);
+    expect(again).toHaveLength(dialect === 'postgres' ? 4 : 7);
+  });
+});
