@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -81,6 +81,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (command === 'profile-stop') {
     const { profile } = await profiler.post('Profiler.stop');
     const file = process.env.BENCH_PROFILE_FILE ?? path.join(tmpdir(), `journey-${process.pid}.cpuprofile`);
+    mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(profile));
     profiler.disconnect();
     write({ file });

@@ -51,35 +51,75 @@ export async function insertThreadIfAbsent(
     .execute();
 }
 
-/** The thread's messages in order. */
+/** The thread's messages in order. Built once per dialect (db/compiled-once.ts). */
 export async function listThreadMessages(db: Db, threadId: string): Promise<ChatMessageRow[]> {
-  return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
+  const list = compiledOnce<ChatMessageRow>(
+    db,
+    'chatThreadMessages',
+    (thread) =>
+      db.selectFrom('chat_messages').selectAll().where('thread_id', '=', thread).orderBy('position').compile(),
+    [threadId],
+  );
+  return (await db.executeQuery(list)).rows;
 }
 
+/** A new message's columns (its study version is stamped by the insert). */
+export type NewChatMessage = Pick<
+  ChatMessageRow,
+  'id' | 'thread_id' | 'position' | 'role' | 'content' | 'is_initial' | 'status' | 'created_at'
+>;
+const NEW_MESSAGE_COLUMNS = [
+  'id',
+  'thread_id',
+  'position',
+  'role',
+  'content',
+  'is_initial',
+  'status',
+  'created_at',
+] as const satisfies readonly (keyof NewChatMessage)[];
+
 /** Inserts a message stamped with the study version its participant runs under (their assignment's). */
-export async function insertMessage(db: Db, message: Insertable<ChatMessagesTable>): Promise<void> {
+export async function insertMessage(db: Db, message: NewChatMessage): Promise<void> {
   await insertMessages(db, [message]);
 }
 
-/** Inserts messages in one statement, each stamped as insertMessage stamps it. */
-export async function insertMessages(db: Db, messages: Insertable<ChatMessagesTable>[]): Promise<void> {
-  await db
-    .insertInto('chat_messages')
-    .values((eb) =>
-      messages.map((message) => ({
-        ...message,
-        study_version_id: eb
-          .selectFrom('chat_threads')
-          .innerJoin('assignments', (join) =>
-            join
-              .onRef('assignments.user_id', '=', 'chat_threads.user_id')
-              .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
-          )
-          .select('assignments.study_version_id')
-          .where('chat_threads.id', '=', message.thread_id),
-      })),
-    )
-    .execute();
+/**
+ * Inserts messages in one statement, each stamped as insertMessage stamps it. Built once per dialect and
+ * number of messages (db/compiled-once.ts).
+ */
+export async function insertMessages(db: Db, messages: readonly NewChatMessage[]): Promise<void> {
+  const width = NEW_MESSAGE_COLUMNS.length + 1;
+  const statement = compiledOnce(
+    db,
+    `chatMessagesInsert${messages.length}`,
+    (...params) =>
+      db
+        .insertInto('chat_messages')
+        .values((eb) =>
+          messages.map((_, row) => {
+            const p = params.slice(row * width, (row + 1) * width);
+            return {
+              ...(Object.fromEntries(NEW_MESSAGE_COLUMNS.map((column, i) => [column, p[i]])) as Record<
+                (typeof NEW_MESSAGE_COLUMNS)[number],
+                string
+              >),
+              study_version_id: eb
+                .selectFrom('chat_threads')
+                .innerJoin('assignments', (join) =>
+                  join
+                    .onRef('assignments.user_id', '=', 'chat_threads.user_id')
+                    .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
+                )
+                .select('assignments.study_version_id')
+                .where('chat_threads.id', '=', p[width - 1] ?? ''),
+            } as unknown as Insertable<ChatMessagesTable>;
+          }),
+        )
+        .compile(),
+    messages.flatMap((message) => [...NEW_MESSAGE_COLUMNS.map((column) => message[column]), message.thread_id]),
+  );
+  await db.executeQuery(statement);
 }
 
 /**
@@ -93,13 +133,19 @@ export async function tryTakeReplyLease(
   nowIso: string,
   untilIso: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('chat_threads')
-    .set({ reply_lock_id: leaseId, reply_lock_until: untilIso })
-    .where('id', '=', threadId)
-    .where((eb) => eb.or([eb('reply_lock_id', 'is', null), eb('reply_lock_until', '<', nowIso)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const take = compiledOnce(
+    db,
+    'chatLeaseTake',
+    (lease, until, thread, now) =>
+      db
+        .updateTable('chat_threads')
+        .set({ reply_lock_id: lease, reply_lock_until: until })
+        .where('id', '=', thread)
+        .where((eb) => eb.or([eb('reply_lock_id', 'is', null), eb('reply_lock_until', '<', now)]))
+        .compile(),
+    [leaseId, untilIso, threadId, nowIso],
+  );
+  return Number((await db.executeQuery(take)).numAffectedRows ?? 0) === 1;
 }
 
 /** Extends a lease this caller still holds. */
@@ -114,12 +160,20 @@ export async function renewReplyLease(db: Db, threadId: string, leaseId: string,
 
 /** Frees the lease (only if still ours) and records the thread's activity time. */
 export async function releaseReplyLease(db: Db, threadId: string, leaseId: string, nowIso: string): Promise<void> {
-  await db
-    .updateTable('chat_threads')
-    .set({ reply_lock_id: null, reply_lock_until: null, updated_at: nowIso })
-    .where('id', '=', threadId)
-    .where('reply_lock_id', '=', leaseId)
-    .execute();
+  const release = compiledOnce(
+    db,
+    'chatLeaseRelease',
+    (now, thread, lease) =>
+      db
+        .updateTable('chat_threads')
+        // Nulls written as SQL, not bound: compiledOnce binds only the call's values.
+        .set({ reply_lock_id: sql<null>`null`, reply_lock_until: sql<null>`null`, updated_at: now })
+        .where('id', '=', thread)
+        .where('reply_lock_id', '=', lease)
+        .compile(),
+    [nowIso, threadId, leaseId],
+  );
+  await db.executeQuery(release);
 }
 
 /**
