@@ -27,28 +27,37 @@ export async function findCompletionCodes(
   return byExperiment;
 }
 
-/** The code configured for one pathway, or null when unset. */
-export async function findCompletionCode(
+/**
+ * Whether the experiment exists and the code configured for one pathway (null when unset), in one statement.
+ * Built once per dialect (db/compiled-once.ts): read on each completion code request.
+ */
+export async function findExperimentCode(
   db: Kysely<DB>,
   experimentId: string,
   pathway: Pathway,
-): Promise<string | null> {
-  // Built once per dialect (db/compiled-once.ts): read on each completion code request.
+): Promise<{ experimentExists: boolean; code: string | null }> {
   const { rows } = await db.executeQuery(
-    compiledOnce(
+    compiledOnce<{ code: string | null }>(
       db,
-      'completionCode',
-      (id, path) =>
+      'experimentCompletionCode',
+      (path, id) =>
         db
-          .selectFrom('completion_codes')
-          .select('code')
-          .where('experiment_id', '=', id)
-          .where('pathway', '=', path)
+          .selectFrom('experiments as e')
+          .select((eb) =>
+            eb
+              .selectFrom('completion_codes as c')
+              .select('c.code')
+              .whereRef('c.experiment_id', '=', 'e.id')
+              .where('c.pathway', '=', path)
+              .as('code'),
+          )
+          .where('e.id', '=', id)
           .compile(),
-      [experimentId, pathway],
+      [pathway, experimentId],
     ),
   );
-  return rows[0]?.code ?? null;
+  const row = rows[0];
+  return { experimentExists: row !== undefined, code: row?.code ?? null };
 }
 
 /** Sets (inserts or replaces) the code of each pathway given. */

@@ -17,7 +17,7 @@ import { assertPathwayEarned } from '../journey/journey.service.js';
 import { NO_PARTICIPATION, type Requester } from '../participants/access.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
-  findCompletionCode,
+  findExperimentCode,
   findCompletionCodes,
   pathwayOfCodeKey,
   saveCompletionCodes,
@@ -133,10 +133,11 @@ export async function getCompletionCode(
   pathway: Pathway,
 ): Promise<{ code: string; pathway: Pathway; key: (typeof CODE_KEYS)[number] }> {
   const { db } = deps.database;
-  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  // The code is read with the experiment, and given only once the pathway is earned.
+  const { experimentExists, code } = await findExperimentCode(db, experimentId, pathway);
+  if (!experimentExists) throw notFound(EXPERIMENT_NOT_FOUND);
   if (!requester.isAdmin) await assertPathwayEarned(deps, requester.userId, experimentId, pathway, requester.session);
   const key = PATHWAY_CODE_KEY[pathway];
-  const code = await findCompletionCode(db, experimentId, pathway);
   if (code === null) {
     throw new AppError(
       404,

@@ -65,6 +65,16 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(after.filter((s) => !/json_group_array|json_agg/i.test(s) && !/"study_versions"/.test(s))).toEqual([]);
   });
 
+  it('the completion code: the experiment with its code in one read, then the facts that earn it', async () => {
+    const { user, experimentId } = await participant('completed');
+    const statements = await statementsOf(() =>
+      send(t(), user, 'GET', `/api/experiments/${experimentId}/completion-code?pathway=complete`),
+    );
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(/from "experiments" as "e" where "e"\."id" = /);
+    expect(statements[1]).toMatch(FACT_TABLES);
+  });
+
   it('a journey write: the facts after the lock, its row and its event, in one transaction', async () => {
     const { user, experimentId } = await participant('assigned');
     const statements = await statementsOf(() =>
