@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Insertable, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { ChatLimitOverrides } from '@studychat/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
@@ -29,12 +29,14 @@ export function findParticipation(
     .executeTakeFirst();
 }
 
-/** Inserts the thread unless this participant already has one for the experiment (a concurrent initiate). */
-export async function insertThreadIfAbsent(
-  db: Db,
-  thread: { id: string; userId: string; experimentId: string; condition: string; title: string; now: string },
-): Promise<void> {
-  await db
+type NewThread = { id: string; userId: string; experimentId: string; condition: string; title: string; now: string };
+
+/**
+ * The thread's insert, returning its id; nothing when this participant already has one for the experiment (a
+ * concurrent initiate). For the journey's chat start, which stores it with its event (StepContext.writeWithEvent).
+ */
+export function threadInsert(db: Db, thread: NewThread): CompiledQuery<{ id: string }> {
+  return db
     .insertInto('chat_threads')
     .values({
       id: thread.id,
@@ -48,7 +50,13 @@ export async function insertThreadIfAbsent(
       updated_at: thread.now,
     })
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
-    .execute();
+    .returning('id')
+    .compile();
+}
+
+/** Inserts the thread unless this participant already has one for the experiment (a concurrent initiate). */
+export async function insertThreadIfAbsent(db: Db, thread: NewThread): Promise<void> {
+  await db.executeQuery(threadInsert(db, thread));
 }
 
 /** The thread's messages in order. Built once per dialect (db/compiled-once.ts). */

@@ -37,7 +37,7 @@ import {
   experimentSpentUsd,
   insertMessage,
   insertMessages,
-  insertThreadIfAbsent,
+  threadInsert,
   listThreadMessages,
   markStreamingInterrupted,
   readThread,
@@ -190,20 +190,20 @@ export async function initiateChat(
     { userId, experimentId, write: { kind: 'chat_start' }, session },
     {
       repeat: async () => undefined,
-      apply: async ({ trx, state, now }) => {
+      apply: async ({ trx, state, now, writeWithEvent }) => {
         const condition = state.records.condition;
         if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
         const id = ctx.deps.newId();
         const iso = now.toISOString();
-        await insertThreadIfAbsent(trx, {
-          id,
-          userId,
-          experimentId,
-          condition,
-          title: threadTitle(condition, iso),
-          now: iso,
+        const thread = { id, userId, experimentId, condition, title: threadTitle(condition, iso), now: iso };
+        // With its event: one statement on PostgreSQL. The gate's lock and its repeat check (a thread already
+        // started is a repeat) mean the insert always finds no thread; if it ever did, the write is refused whole.
+        const [written] = await writeWithEvent(threadInsert(trx, thread), {
+          type: 'chat_started',
+          data: { threadId: id },
         });
-        return { result: undefined, event: { type: 'chat_started', data: { threadId: id } } };
+        if (!written) throw new Error('the chat thread was not inserted');
+        return { result: undefined, eventWritten: true };
       },
     },
   );
