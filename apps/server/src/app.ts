@@ -78,6 +78,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     hashQueue: new HashQueue(config.hashConcurrency, config.hashQueueLimit),
     pepper: config.passwordPepper,
     totpRequired: config.adminTotpRequired,
+    lastSeen,
   };
   registerAuthRoutes(app, auth, guards);
   registerSecurityRoutes(app, auth, guards);

@@ -38,6 +38,11 @@ export interface AuthContext {
   pepper: string;
   /** Admins and analysts must set up two-factor authentication (ADMIN_TOTP_REQUIRED). */
   totpRequired: boolean;
+  /**
+   * The monitor's last seen (modules/monitor/last-seen.ts): a participant's login records it with the login's
+   * own write, so their first calls after it write nothing more.
+   */
+  lastSeen?: { remember(userId: string, at: Date): void };
 }
 
 export function roleOf(user: { is_admin: boolean | number; role: string }): Role {
@@ -115,8 +120,9 @@ export async function login(
       expires_at: new Date(now.getTime() + ctx.tokenTtlSeconds * 1000).toISOString(),
       restricted,
     }),
-    lastLoginUpdate(db, user.id, nowIso),
+    lastLoginUpdate(db, user.id, nowIso, role === 'participant'),
   ]);
+  if (role === 'participant') ctx.lastSeen?.remember(user.id, now);
   const token = await ctx.signer.sign(
     { userId: user.id, email: user.email, isAdmin: role === 'admin', role },
     sessionId,

@@ -22,6 +22,15 @@ export class LastSeen {
     private readonly intervalMs = LAST_SEEN_WRITE_INTERVAL_MS,
   ) {}
 
+  /**
+   * A write made elsewhere at `at` (a participant's login sets last seen with its own write): the next
+   * calls within the interval skip the database.
+   */
+  remember(userId: string, at: Date): void {
+    if (this.written.size >= REMEMBERED_MAX) this.written.clear();
+    this.written.set(userId, at.getTime());
+  }
+
   async touch(userId: string): Promise<void> {
     const now = this.clock();
     const last = this.written.get(userId);

@@ -150,6 +150,32 @@ describe.each(TEST_DIALECTS)('the study monitor on %s', (dialect) => {
     expect(new Date(String((await seen()) as unknown)).getTime()).toBe(first + 35_000);
   });
 
+  it('a participant’s login is their last seen, so their first calls after it write no last seen', async () => {
+    t().clock.advance(60_000);
+    const user = await createAndLogin(t());
+    const loggedInAt = t().clock.now.getTime();
+    const stored = await t()
+      .database.db.selectFrom('users')
+      .select(['last_seen_at', 'last_login_at'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(new Date(String(stored.last_seen_at as unknown)).getTime()).toBe(loggedInAt);
+    const touches: string[] = [];
+    t().database.queries.onQuery = (q) => {
+      if (/last_seen_at/.test(q)) touches.push(q);
+    };
+    try {
+      t().clock.advance(5_000);
+      expectJson(await send(t(), user, 'POST', '/api/participants/heartbeat'), 200);
+      expect(touches).toEqual([]);
+      t().clock.advance(30_000);
+      expectJson(await send(t(), user, 'POST', '/api/participants/heartbeat'), 200);
+      expect(touches).toHaveLength(1);
+    } finally {
+      t().database.queries.onQuery = undefined;
+    }
+  });
+
   it('reports spend per condition and projects it at the target sample size', async () => {
     let m = await monitor();
     expect(m.spend.tokens).toBeGreaterThan(0);

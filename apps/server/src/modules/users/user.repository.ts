@@ -31,9 +31,13 @@ export async function countAdmins(db: Kysely<DB>): Promise<number> {
   return Number(row.n);
 }
 
-/** Records when the user last logged in. */
-export function lastLoginUpdate(db: Kysely<DB>, id: string, at: string): CompiledQuery {
-  return db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).compile();
+/** Records when the user last logged in; with `seen`, that they were last seen then too (a participant's login). */
+export function lastLoginUpdate(db: Kysely<DB>, id: string, at: string, seen = false): CompiledQuery {
+  return db
+    .updateTable('users')
+    .set(seen ? { last_login_at: at, last_seen_at: at } : { last_login_at: at })
+    .where('id', '=', id)
+    .compile();
 }
 
 export async function setLastLogin(db: Kysely<DB>, id: string, at: string): Promise<void> {
