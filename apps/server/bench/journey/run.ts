@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_SECTION_SECONDS } from './bench-study.js';
+import { buildBenchServer } from './build-server.js';
 import type { JourneyCheck } from './checks.js';
 import type { EndpointFigure } from './load.js';
 import { journeyVerdict, verdict } from './verdict.js';
@@ -36,6 +37,8 @@ const { values: flags } = parseArgs({
     profile: { type: 'string' },
     /** PostgreSQL connections in the server's pool (the app's default, 10, otherwise). */
     'pg-pool': { type: 'string' },
+    /** Run the server's TypeScript source through tsx instead of the production build (bench/journey/build-server.ts). */
+    tsx: { type: 'boolean', default: false },
   },
 });
 const participants = Number(flags.participants);
@@ -58,14 +61,20 @@ const BUDGET = {
  */
 const FLOOR = { sqlite: 76, postgres: 73 } as const;
 
+/** The server as production runs it (bundled, plain node), unless --tsx. */
+const serverScript = flags.tsx ? 'server.ts' : await buildBenchServer();
+const serverKind = flags.tsx ? 'TypeScript source through tsx' : 'production build (esbuild bundle, plain node)';
+
 interface LineProcess {
   next<T>(): Promise<T>;
   send(line: string): void;
   exited: Promise<number | null>;
 }
 
+/** Runs a bench script: a TypeScript file here through tsx, or a built one (`.js`) with plain node. */
 function start(script: string, args: string[], env: Record<string, string>): LineProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script), ...args], {
+  const command = script.endsWith('.js') ? [script] : ['--import', 'tsx', path.join(here, script)];
+  const child = spawn(process.execPath, [...command, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
@@ -102,7 +111,7 @@ interface LoadResult {
 }
 
 async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string): Promise<boolean> {
-  const server = start('server.ts', [], {
+  const server = start(serverScript, [], {
     BENCH_DIALECT: dialect,
     BENCH_PARTICIPANTS: String(participants),
     ...(flags.trace ? { BENCH_TRACE: '1' } : {}),
@@ -159,7 +168,8 @@ async function runDialect(dialect: 'sqlite' | 'postgres', databaseUrl?: string):
   const errors = result.endpoints.reduce((sum, e) => sum + e.errors, 0);
   console.log(
     `\n${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: ${participants} participants over ${seconds} s, ` +
-      `${result.requests} requests (${(result.requests / participants).toFixed(1)} per journey) in ${result.wallSeconds.toFixed(1)} s`,
+      `${result.requests} requests (${(result.requests / participants).toFixed(1)} per journey) in ${result.wallSeconds.toFixed(1)} s; ` +
+      `server: ${serverKind}`,
   );
   console.log(
     'endpoint'.padEnd(52),

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+// The journey bench measures the server as production runs it: bundled by esbuild with the production build's
+// settings (scripts/build.ts) and run by plain `node`, not through the TypeScript loader (tsx), whose transform
+// keeps every function's name at run time and whose loader hooks cost CPU the production server never spends
+// (docs/decisions/0069). Our code and the contracts are bundled; every npm package is loaded from node_modules.
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Beside src/ (the same depth), so paths.ts finds the repository root as it does from src/ and dist/. */
+export const BENCH_BUILD_DIR = path.join(serverDir, 'dist-bench');
+
+const npmPackagesExternal: Plugin = {
+  name: 'npm-packages-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@studychat/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/** Bundles bench/journey/server.ts; returns the path of the script to run with `node`. */
+export async function buildBenchServer(): Promise<string> {
+  await build({
+    absWorkingDir: serverDir,
+    entryPoints: { 'journey-server': 'bench/journey/server.ts' },
+    outdir: BENCH_BUILD_DIR,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    sourcemap: true,
+    plugins: [npmPackagesExternal],
+    logLevel: 'warning',
+  });
+  return path.join(BENCH_BUILD_DIR, 'journey-server.js');
+}
