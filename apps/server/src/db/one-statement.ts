@@ -7,7 +7,8 @@ import type { DB } from './schema.js';
  * completion whether or not it is read, every member sees the same snapshot, and the whole is one statement:
  * it commits or fails as one, without a transaction of its own (docs/decisions/0064, 0069). Two members must
  * not change the same row (PostgreSQL applies only one of them), and no member sees another's changes except
- * through its RETURNING. Each member's parameters are renumbered after the ones before it.
+ * through its RETURNING. Each member's parameters are renumbered after the ones before it: members are
+ * PostgreSQL-compiled statements (`$n` placeholders) with no `$` followed by digits inside a literal.
  */
 export function asOneStatement<R>(members: readonly CompiledQuery[], select: string): CompiledQuery<R> {
   const parts: string[] = [];
