@@ -13,8 +13,8 @@ const PASSWORD = 'the-right-admin-password';
 describe.each(TEST_DIALECTS)('parallel login guesses on %s', (dialect) => {
   const t = useTestApp(dialect, { config: { trustProxy: ['127.0.0.1'] } });
 
-  async function race(email: string, addressOf: (i: number) => string) {
-    const right = Math.floor(Math.random() * PARALLEL);
+  async function race(email: string, addressOf: (i: number) => string, withRight = true) {
+    const right = withRight ? Math.floor(Math.random() * PARALLEL) : -1;
     const replies = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
         t().app.inject({
@@ -34,12 +34,24 @@ describe.each(TEST_DIALECTS)('parallel login guesses on %s', (dialect) => {
   it('lets at most the free attempts of one address through to the password check', async () => {
     const email = `admin-pair-${dialect}@lab.test`;
     await createUser(t().deps, { email, password: PASSWORD, isAdmin: true });
-    const { checked, loggedIn, rightReply } = await race(email, () => '203.0.113.5');
+    const { checked, loggedIn } = await race(email, () => '203.0.113.5', false);
+    // Without a success nothing clears the pair: one allowance at most (under contention some are refused early).
     expect(checked).toBeLessThanOrEqual(FREE_ATTEMPTS_PER_PAIR);
     expect(checked).toBeGreaterThan(0);
+    expect(loggedIn).toBe(0);
+  });
+
+  it('with the right password among the guesses: it gets in only if checked, and its success clears the pair once', async () => {
+    const email = `admin-pair-right-${dialect}@lab.test`;
+    await createUser(t().deps, { email, password: PASSWORD, isAdmin: true });
+    const { checked, loggedIn, rightReply } = await race(email, () => '203.0.113.6');
     // The right password got in only if it was among the attempts checked; otherwise it waited like the rest.
     expect([200, 429]).toContain(rightReply?.statusCode);
     expect(loggedIn).toBe(rightReply?.statusCode === 200 ? 1 : 0);
+    expect(checked).toBeGreaterThan(0);
+    // A success clears its pair (docs/decisions/0017): guesses reserved after it, while the race still runs, start
+    // a new allowance. So at most one more allowance after the one success, and none without it.
+    expect(checked).toBeLessThanOrEqual(FREE_ATTEMPTS_PER_PAIR * (1 + loggedIn));
   });
 
   it('lets at most the account ceiling through when every guess comes from a different address', async () => {

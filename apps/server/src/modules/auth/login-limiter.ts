@@ -17,7 +17,6 @@ import {
   compareAndSetCounter,
   counterDelete,
   findCounter,
-  findCounters,
   pruneThrottles,
   refundAttempt,
 } from './login-throttle.repository.js';
@@ -80,15 +79,15 @@ export class LoginLimiter {
   /** Reserves one attempt, or throws 429 RATE_LIMITED with Retry-After. */
   async reserve(scope: AttemptScope, now: Date): Promise<Reservation> {
     await this.pruneNowAndThen(now);
-    const keys = { account: accountKey(scope.account), pair: pairKey(scope.account, scope.address) };
-    // Both counters in one read; a compare-and-set that finds one moved reads it again.
-    const first = await findCounters(this.db, scope.known ? [keys.pair] : [keys.account, keys.pair]);
-    const account = scope.known
-      ? undefined
-      : await this.take(keys.account, decideAccount, now, 'account', first.get(keys.account));
+    // Each counter is read right before its compare-and-set, the pair's after the account's is taken. Reading
+    // both at once (one statement fewer) widened the pair's read-to-write window by the account's round trips:
+    // a success clears the pair, the counter is then rebuilt through the same states (under a frozen clock the
+    // same timestamps too), and an attempt holding a read from before the clear could win a compare-and-set
+    // against the rebuilt state. The parallel-guess test (security/login-race.test.ts) caught it under load.
+    const account = scope.known ? undefined : await this.take(accountKey(scope.account), decideAccount, now, 'account');
     let pair: Taken;
     try {
-      pair = await this.take(keys.pair, decidePair, now, 'pair', first.get(keys.pair));
+      pair = await this.take(pairKey(scope.account, scope.address), decidePair, now, 'pair');
     } catch (error) {
       if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
       throw error;
@@ -114,11 +113,9 @@ export class LoginLimiter {
     decide: (counter: Counter | undefined, now: Date) => Decision,
     now: Date,
     scope: 'pair' | 'account',
-    /** The counter as the reservation's first read found it. */
-    firstRead: Counter | undefined,
   ): Promise<Taken> {
     for (let i = 0; i < MAX_TRIES; i++) {
-      const before = i === 0 ? firstRead : await findCounter(this.db, key);
+      const before = await findCounter(this.db, key);
       const decision = decide(before, now);
       if (!decision.allowed) throw tooManyAttempts(decision.retryAfterMs, scope);
       if (await compareAndSetCounter(this.db, key, before, decision.next)) return { key, before, after: decision.next };

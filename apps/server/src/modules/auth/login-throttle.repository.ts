@@ -25,13 +25,6 @@ export async function findCounter(db: Kysely<DB>, key: string): Promise<Counter 
   return row ? toCounter(row) : undefined;
 }
 
-/** Several counters in one statement, by key (a key with no counter is absent). */
-export async function findCounters(db: Kysely<DB>, keys: readonly string[]): Promise<Map<string, Counter>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db.selectFrom('login_throttles').selectAll().where('key', 'in', keys).execute();
-  return new Map(rows.map((row) => [row.key, toCounter(row)]));
-}
-
 function columns(counter: Counter) {
   return {
     attempts: counter.attempts,
