@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SERVER_BUNDLE_OPTIONS } from './bundle-options.js';
 
 // `npm run build -w @studychat/server`: bundles the server and its commands into apps/server/dist, so
 // production runs plain `node` (no TypeScript loader, no dev dependencies; the Docker image ships only
@@ -35,12 +36,7 @@ const result = await build({
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',
-  bundle: true,
-  splitting: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  sourcemap: true,
+  ...SERVER_BUNDLE_OPTIONS,
   external,
   metafile: true,
   logLevel: 'warning',

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { SERVER_BUNDLE_OPTIONS } from '../../scripts/bundle-options.js';
 
 // The journey bench measures the server as production runs it: bundled by esbuild with the production build's
-// settings (scripts/build.ts) and run by plain `node`, not through the TypeScript loader (tsx), whose transform
+// settings (scripts/bundle-options.ts) and run by plain `node`, not through the TypeScript loader (tsx), whose transform
 // keeps every function's name at run time and whose loader hooks cost CPU the production server never spends
 // (docs/decisions/0069). Our code and the contracts are bundled; every npm package is loaded from node_modules.
 
@@ -26,12 +27,7 @@ export async function buildBenchServer(): Promise<string> {
     absWorkingDir: serverDir,
     entryPoints: { 'journey-server': 'bench/journey/server.ts' },
     outdir: BENCH_BUILD_DIR,
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    sourcemap: true,
+    ...SERVER_BUNDLE_OPTIONS,
     plugins: [npmPackagesExternal],
     logLevel: 'warning',
   });
