@@ -225,6 +225,16 @@ describe('Anthropic adapter', () => {
     expect(s.fake.requests).toHaveLength(1);
   });
 
+  it('times out when the provider goes silent mid-stream, keeping what arrived', async () => {
+    const s = await setup([{ ...ok, stallAfter: 1 }, ok], { timeoutMs: 150 });
+    const error = await failure(s.run());
+    expect(error.failure).toBe('timeout');
+    expect(error.afterFirstToken).toBe(true);
+    expect(s.fake.requests).toHaveLength(1);
+    expect(s.deltas).toEqual(['The vaccine ']);
+    expect(error.partial.thinking).toHaveLength(3);
+  });
+
   it('does not retry a request the provider rejects (400)', async () => {
     const s = await setup([{ kind: 'status', status: 400, message: 'bad request' }, ok]);
     const error = await failure(s.run());

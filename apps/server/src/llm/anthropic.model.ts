@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatReplyInfo, ThinkingEntry } from './chat-model.js';
 import { ChatModelError } from './errors.js';
 import type { RetryPolicy } from './retry.js';
+import { readSse } from './sse.js';
 import { createStreamingModel } from './streaming-model.js';
 import { openingTurns } from './history.js';
 
@@ -55,18 +56,22 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       const asked = request.thinkingBudget ?? options.thinkingBudget;
       const budget = Math.max(MIN_THINKING_BUDGET, asked);
       const think = request.thinking !== false && asked > 0;
-      const stream = await client.messages.create(
-        {
-          model,
-          max_tokens: think ? budget + replyTokens : replyTokens,
-          system: request.system,
-          messages: openingTurns(request.history),
-          ...(think ? { thinking: thinkingFor(model, budget) } : {}),
-          ...(!think && request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          stream: true,
-        },
-        { signal: ctx.signal },
-      );
+      // The SDK sends the request and throws its APIError on an error status; the stream is ours to read
+      // (llm/sse.ts, decision 0070), handled as the SDK's Stream handled it.
+      const response = await client.messages
+        .create(
+          {
+            model,
+            max_tokens: think ? budget + replyTokens : replyTokens,
+            system: request.system,
+            messages: openingTurns(request.history),
+            ...(think ? { thinking: thinkingFor(model, budget) } : {}),
+            ...(!think && request.temperature !== undefined ? { temperature: request.temperature } : {}),
+            stream: true,
+          },
+          { signal: ctx.signal },
+        )
+        .asResponse();
 
       // Content blocks by stream index; the log is read back in index order.
       const blocks = new Map<number, ThinkingEntry>();
@@ -77,7 +82,12 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       };
       let stopped = false;
 
-      for await (const event of stream) {
+      await readSse(response, (sse) => {
+        // Pings and events without a name are skipped; an error event is the SDK's APIError, as its Stream threw.
+        if (sse.event === 'ping' || sse.event === null) return;
+        if (sse.event === 'error') throw streamError(sse.data, response.headers);
+        if (!sse.data) return;
+        const event = JSON.parse(sse.data) as Anthropic.RawMessageStreamEvent;
         ctx.touch();
         switch (event.type) {
           case 'message_start': {
@@ -121,13 +131,26 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           default:
             break;
         }
-      }
+      });
       syncThinking();
       if (!stopped)
         throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
       return finish(partial, model);
     },
   );
+}
+
+/** An `error` event in the stream, as the SDK's Stream made it: `{ type: 'error', error: { type, message } }`. */
+function streamError(data: string, headers: Headers): InstanceType<typeof Anthropic.APIError> {
+  let body: unknown = data;
+  try {
+    body = (JSON.parse(data) as unknown) ?? data;
+  } catch {
+    // Not JSON: the text itself is the error, as the SDK kept it.
+  }
+  const inner = body && typeof body === 'object' ? (body as { error?: { type?: unknown } }).error : undefined;
+  const type = typeof inner?.type === 'string' ? (inner.type as Anthropic.ErrorType) : undefined;
+  return new Anthropic.APIError(undefined, body as object | undefined, undefined, headers, type);
 }
 
 function finish(partial: Partial<ChatReplyInfo>, fallbackModel: string): ChatReplyInfo {

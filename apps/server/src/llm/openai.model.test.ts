@@ -143,6 +143,32 @@ describe('OpenAI-compatible adapter', () => {
     expect(error.partial.model).toBe(FAKE_OPENAI_MODEL);
   });
 
+  it('retries an error sent inside the stream before the first token, not one sent after it', async () => {
+    const early = await setup([{ ...ok, errorAfter: 0 }, ok]);
+    await early.run();
+    expect(early.fake.requests).toHaveLength(2);
+    expect(early.deltas.join('')).toBe('Rear-facing is safest.');
+    await fake?.close();
+
+    const late = await setup([{ ...ok, errorAfter: 1 }, ok]);
+    const error = await failure(late.run());
+    expect(error.failure).toBe('unavailable');
+    expect(error.message).toMatch(/server_error/);
+    expect(error.afterFirstToken).toBe(true);
+    expect(late.fake.requests).toHaveLength(1);
+    expect(late.deltas).toEqual(['Rear-facing ']);
+  });
+
+  it('times out when the provider goes silent mid-stream, keeping what arrived', async () => {
+    const s = await setup([{ ...ok, stallAfter: 2 }, ok], { timeoutMs: 150 });
+    const error = await failure(s.run());
+    expect(error.failure).toBe('timeout');
+    expect(error.afterFirstToken).toBe(true);
+    expect(s.fake.requests).toHaveLength(1);
+    expect(s.deltas).toEqual(['Rear-facing ', 'is ']);
+    expect(error.partial.model).toBe(FAKE_OPENAI_MODEL);
+  });
+
   it('times out when the provider goes silent', async () => {
     const s = await setup([{ ...ok, stall: true }], { timeoutMs: 150 });
     const error = await failure(s.run());

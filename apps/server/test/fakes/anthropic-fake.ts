@@ -120,6 +120,7 @@ const writeStream: WireWriter = async (res, r) => {
       res.end();
       return;
     }
+    if (r.stallAfter === i) return;
     if (r.tokenDelayMs) await pause(r.tokenDelayMs);
     const text = r.timestampTokens ? `${wallClockMs()} ` : (r.text[i] ?? '');
     event(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });

@@ -17,10 +17,15 @@ export type FakeResponse =
       timestampTokens?: boolean;
       /** Destroy the connection after this many text deltas. */
       dropAfter?: number;
-      /** Anthropic only: send an `error` event (e.g. overloaded_error) after this many text deltas. */
+      /**
+       * Send an error inside the stream after this many text deltas, then end: Anthropic's `error` event
+       * (overloaded_error), OpenAI's `data: {"error": ...}` chunk (server_error).
+       */
       errorAfter?: number;
       /** Send headers, then nothing: the client's time-out must fire. */
       stall?: boolean;
+      /** Send this many text deltas, then nothing with the connection left open: the time-out mid-stream. */
+      stallAfter?: number;
       inputTokens?: number;
       outputTokens?: number;
     }

@@ -70,6 +70,20 @@ const writeStream: WireWriter = async (res, r) => {
       await dropConnection(res);
       return;
     }
+    if (r.errorAfter === i) {
+      // What chat completions sends when the model fails mid-stream: a chunk that is only an error.
+      data(res, {
+        error: {
+          message: 'The server had an error while processing your request.',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      });
+      res.end();
+      return;
+    }
+    if (r.stallAfter === i) return;
     if (r.tokenDelayMs) await pause(r.tokenDelayMs);
     const content = r.timestampTokens ? `${wallClockMs()} ` : (r.text[i] ?? '');
     data(res, chunk(model, [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }]));
