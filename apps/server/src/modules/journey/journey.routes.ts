@@ -3,7 +3,7 @@ import { journeyRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
-import { getJourney, withJourney } from './journey.service.js';
+import { getJourney, JourneyAfter } from './journey.service.js';
 import { finishSection, openSection } from './sections.service.js';
 
 /** The caller's own journey: the one read for the browser, and the server-timed sections. */
@@ -22,8 +22,10 @@ export function registerJourneyRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
   route(app, journeyRoutes.finishSection, user, async (request) => {
     const { userId, session } = caller(request);
-    const reply = await finishSection(deps, userId, request.body, session);
-    // The last section's finish leads to the chat page: the reply carries the journey (0068).
-    return reply.next ? reply : withJourney(deps, userId, request.body.experimentId, reply);
+    const after = new JourneyAfter();
+    const reply = await finishSection(deps, userId, request.body, session, after);
+    // The last section's finish leads to the chat page: the reply carries the journey (0068), from the write's
+    // own facts (0070).
+    return reply.next ? reply : { ...reply, journey: after.journey };
   });
 }

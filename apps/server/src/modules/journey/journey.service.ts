@@ -6,7 +6,7 @@ import {
   type Pathway,
   type StudyDefinition,
 } from '@studychat/contracts';
-import type { DB } from '../../db/schema.js';
+import type { AssignmentRow, DB, SectionViewRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
@@ -18,7 +18,7 @@ import {
   writeWithEvent,
   type ParticipantEvent,
 } from './journey-events.repository.js';
-import { lockJourneyFacts } from './journey-facts.repository.js';
+import { lockJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
 import { readJourneyState, toFacts, toState, type JourneyState } from './journey-records.js';
 import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
 import { toJourney } from './journey.mapper.js';
@@ -38,6 +38,51 @@ export interface StepContext {
    * A write may call it more than once when one request makes two records (finishing a section opens the next).
    */
   writeWithEvent<R>(write: CompiledQuery<R>, event: StepEvent): Promise<R[]>;
+  /**
+   * Says what the write changed in the participant's facts (a row as the facts read would return it). A write
+   * whose reply may carry the journey says it (the gate refuses one that does not): the journey after the write
+   * is the facts read under the lock with these changes (docs/decisions/0070).
+   */
+  changed(change: FactChange): void;
+}
+
+/** One change a journey write made to the facts the journey is read from. */
+export type FactChange =
+  { assignment: AssignmentRow } | { survey: { survey_type: string; responses: string } } | { view: SectionViewRow };
+
+/** The facts with a write's changes, as the facts read would return them once it has committed. */
+export function withChanges(rows: JourneyFactRows, changes: readonly FactChange[]): JourneyFactRows {
+  const next: JourneyFactRows = { ...rows, surveys: [...rows.surveys], views: [...rows.views] };
+  for (const change of changes) {
+    if ('assignment' in change) next.assignment = change.assignment;
+    else if ('survey' in change) next.surveys.push(change.survey);
+    else {
+      next.views = next.views.filter((v) => v.id !== change.view.id);
+      next.views.push(change.view);
+      next.views.sort((a, b) => a.section_index - b.section_index);
+    }
+  }
+  return next;
+}
+
+/**
+ * Asked of a journey write by a route whose reply carries the journey after it (docs/decisions/0068): the
+ * gate fills it once the write has committed, from the facts it read under the participant's lock and the
+ * write's own changes (0070), so the reply needs no second read. A repeat changes nothing: its journey is
+ * the facts as read.
+ */
+export class JourneyAfter {
+  private value: Journey | undefined;
+
+  set(journey: Journey): void {
+    this.value = journey;
+  }
+
+  /** The journey after the write; only after a write that was done (a refusal throws before). */
+  get journey(): Journey {
+    if (!this.value) throw new Error('the journey write did not hand over its journey');
+    return this.value;
+  }
 }
 
 /** What a write logs: the event's type and a small data object. */
@@ -72,6 +117,8 @@ export interface JourneyWriteInput {
    * reading the experiment before every write.
    */
   notJoined?: () => Promise<AppError>;
+  /** Set when the reply carries the journey after the write (docs/decisions/0068, 0070). */
+  after?: JourneyAfter;
 }
 
 function describeWrite(write: JourneyWrite): Record<string, unknown> {
@@ -98,7 +145,8 @@ const REFUSAL_EVENTS = ['out_of_order', 'section_too_early'] as const satisfies 
  */
 export const MAX_LOGGED_REFUSALS = 50;
 
-type Settled<T> = { kind: 'done'; value: T } | { kind: 'refused'; error: AppError } | { kind: 'absent' };
+type Settled<T> =
+  { kind: 'done'; value: T; facts: JourneyFactRows } | { kind: 'refused'; error: AppError } | { kind: 'absent' };
 
 /**
  * Runs one journey write for a participant (docs/decisions/0009), in one transaction:
@@ -127,6 +175,7 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
       createdAt: now.toISOString(),
     });
     let eventWritten = false;
+    const changes: FactChange[] = [];
     const ctx: StepContext = {
       trx,
       state,
@@ -136,7 +185,13 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
         eventWritten = true;
         return writeWithEvent(trx, write, event(e.type, writeStep(input.write), e.data));
       },
+      changed: (change) => void changes.push(change),
     };
+    const done = (value: T): Settled<T> => ({
+      kind: 'done',
+      value,
+      facts: input.after ? withChanges(rows, changes) : rows,
+    });
     const log = async (type: JourneyEventType, step: Journey['step'], data?: Record<string, unknown>) => {
       if ((REFUSAL_EVENTS as readonly JourneyEventType[]).includes(type)) {
         const logged = await countParticipantEvents(trx, input.experimentId, input.userId, REFUSAL_EVENTS);
@@ -145,7 +200,7 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
       await appendEvent(trx, event(type, step, data));
     };
 
-    if (isWriteDone(input.write, state.records)) return { kind: 'done', value: await handlers.repeat(ctx) };
+    if (isWriteDone(input.write, state.records)) return done(await handlers.repeat(ctx));
     if (!isWriteAllowed(input.write, state.records, state.position)) {
       await log('out_of_order', state.position.step, describeWrite(input.write));
       return { kind: 'refused', error: stepOutOfOrder(state) };
@@ -153,15 +208,19 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
     const outcome = await handlers.apply(ctx);
     if ('eventWritten' in outcome) {
       if (!eventWritten) throw new Error('the step said its event was written, but it was not');
-      return { kind: 'done', value: outcome.result };
+    } else {
+      if (eventWritten) throw new Error('the step wrote its event and returned another');
+      await log(outcome.event.type, writeStep(input.write), outcome.event.data);
+      if ('refusal' in outcome) return { kind: 'refused', error: outcome.refusal };
     }
-    if (eventWritten) throw new Error('the step wrote its event and returned another');
-    await log(outcome.event.type, writeStep(input.write), outcome.event.data);
-    return 'refusal' in outcome ? { kind: 'refused', error: outcome.refusal } : { kind: 'done', value: outcome.result };
+    // A write that changed nothing it says would hand over a journey from before it.
+    if (input.after && changes.length === 0) throw new Error('the step did not say what it changed');
+    return done(outcome.result);
   });
   // Thrown after the commit, so the refusal's event is kept while nothing else was written.
   if (settled.kind === 'absent') throw input.notJoined ? await input.notJoined() : notFound(NO_PARTICIPATION);
   if (settled.kind === 'refused') throw settled.error;
+  input.after?.set(toJourney(toState(toFacts(settled.facts, study), study), deps.clock()));
   return settled.value;
 }
 

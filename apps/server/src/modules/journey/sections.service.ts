@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import type { JourneyState } from './journey-records.js';
 import { sectionTimingAt, toSectionTiming } from './journey.mapper.js';
-import { journeyWrite, type StepContext } from './journey.service.js';
+import { journeyWrite, type JourneyAfter, type StepContext } from './journey.service.js';
 import { sectionViewFinish, sectionViewInsert, type OpenedSectionView } from './section-views.repository.js';
 
 // Server-timed static sections: the server records when each section was opened and finished, and accepts
@@ -63,6 +63,7 @@ async function openView(deps: AppDeps, ctx: StepContext, index: number): Promise
     type: 'section_opened',
     data: { sectionIndex: index, sectionId: section.id },
   });
+  ctx.changed({ view });
   return toSectionTiming(section, index, { ...record, openedAt: now.getTime() }, view, now.getTime());
 }
 
@@ -96,11 +97,12 @@ export function finishSection(
   userId: string,
   input: FinishInput,
   session?: SessionCheck,
+  after?: JourneyAfter,
 ): Promise<SectionReply> {
   const index = input.sectionIndex;
   return journeyWrite<SectionReply>(
     deps,
-    { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index }, session },
+    { userId, experimentId: input.experimentId, write: { kind: 'section_finish', index }, session, after },
     {
       repeat: async ({ state, now }) => finishReply(state, index, now),
       apply: async (ctx) => {
@@ -144,6 +146,7 @@ export function finishSection(
           visible_seconds: input.visibleSeconds,
           hidden_seconds: input.hiddenSeconds,
         };
+        ctx.changed({ view: row });
         // The next section opens in the same write, so the page needs no second request (issue 16): its clock
         // starts now, when the page shows it.
         const next = index + 1 < state.sections.length ? await openView(deps, ctx, index + 1) : undefined;

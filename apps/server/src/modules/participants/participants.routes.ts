@@ -12,7 +12,7 @@ import {
   updateProlificId,
 } from './participants.service.js';
 import { assignCondition } from './randomisation.service.js';
-import { withJourney } from '../journey/journey.service.js';
+import { JourneyAfter, withJourney } from '../journey/journey.service.js';
 
 /** The participant's own study records; body and path ids must be the caller's (admins excepted). */
 export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -21,7 +21,8 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   // Journey writes: their facts read checks the caller's session too (docs/decisions/0058).
   const folded = { guards: [ctx.guards.requireUserFolded] };
 
-  // Joining, consent and the condition lead to the next page: their replies carry the journey (0068).
+  // Joining, consent and the condition lead to the next page: their replies carry the journey (0068); consent's
+  // and the condition's come from their write's own facts (0070), joining's is read after it.
   route(app, participantRoutes.create, user, async (request) => {
     const assignment = await createAssignment(deps, caller(request), request.body);
     return withJourney(deps, assignment.user_id, assignment.experiment_id, assignment);
@@ -31,16 +32,18 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   );
   route(app, participantRoutes.consent, folded, async (request) => {
     const { userId, session } = caller(request);
-    const assignment = await giveConsent(deps, userId, request.body.experimentId, session);
-    return withJourney(deps, userId, request.body.experimentId, assignment);
+    const after = new JourneyAfter();
+    const assignment = await giveConsent(deps, userId, request.body.experimentId, session, after);
+    return { ...assignment, journey: after.journey };
   });
   route(app, participantRoutes.prolificId, user, (request) =>
     updateProlificId(deps, caller(request).userId, request.body.experimentId, request.body.prolificId),
   );
   route(app, participantRoutes.assignCondition, folded, async (request) => {
     const { userId, session } = caller(request);
-    const assignment = await assignCondition(deps, userId, request.body.experimentId, session);
-    return withJourney(deps, userId, request.body.experimentId, assignment);
+    const after = new JourneyAfter();
+    const assignment = await assignCondition(deps, userId, request.body.experimentId, session, after);
+    return { ...assignment, journey: after.journey };
   });
   route(app, participantRoutes.completion, folded, (request) =>
     recordCompletion(

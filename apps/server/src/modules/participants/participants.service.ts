@@ -4,7 +4,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import type { SessionCheck } from '../auth/session-check.js';
-import { journeyWrite, logJoined } from '../journey/journey.service.js';
+import { journeyWrite, logJoined, type JourneyAfter } from '../journey/journey.service.js';
 import {
   assertSelfOrAdmin,
   prolificIdTaken,
@@ -114,19 +114,21 @@ export async function giveConsent(
   userId: string,
   experimentId: string,
   session?: SessionCheck,
+  after?: JourneyAfter,
 ): Promise<Assignment> {
   const row = await journeyWrite(
     deps,
-    { userId, experimentId, write: { kind: 'consent' }, session },
+    { userId, experimentId, write: { kind: 'consent' }, session, after },
     {
       repeat: async ({ state }) => state.facts.assignment,
-      apply: async ({ trx, state, now, writeWithEvent }) => {
+      apply: async ({ trx, state, now, writeWithEvent, changed }) => {
         const [written] = await writeWithEvent(
           assignmentConsentUpdate(trx, state.facts.assignment.id, now.toISOString()),
           { type: 'consented' },
         );
         // The row is locked and its facts say no consent yet: the update found it.
         if (!written) throw new Error('consent could not be recorded');
+        changed({ assignment: written });
         return { result: written, eventWritten: true };
       },
     },

@@ -4,7 +4,7 @@ import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
-import { journeyWrite } from '../journey/journey.service.js';
+import { journeyWrite, type JourneyAfter } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from './assignment.mapper.js';
 import { assignmentConditionUpdate } from './assignments.repository.js';
@@ -34,15 +34,16 @@ export async function assignCondition(
   userId: string,
   experimentId: string,
   session?: SessionCheck,
+  after?: JourneyAfter,
 ): Promise<Assignment> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
       const row = await journeyWrite(
         deps,
-        { userId, experimentId, write: { kind: 'assignment' }, session },
+        { userId, experimentId, write: { kind: 'assignment' }, session, after },
         {
           repeat: async ({ state }) => state.facts.assignment,
-          apply: async ({ trx, state, study, now, writeWithEvent }) => {
+          apply: async ({ trx, state, study, now, writeWithEvent, changed }) => {
             // The assignment step comes after a baseline of 1-6 (7 is the ceiling exit).
             const stratum = state.records.baseline === null ? null : stratumFor(state.records.baseline);
             if (stratum === null) throw new Error('the assignment step was reached without a baseline of 1-6');
@@ -55,6 +56,7 @@ export async function assignCondition(
               });
             const conditions = conditionIds(study);
             const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, conditions, now }, record);
+            changed({ assignment: assigned });
             return { result: assigned, eventWritten: true };
           },
         },

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND, experimentOrParticipationMissing } from '../experiments/experiments.service.js';
 import { parseJsonObject } from '../../db/values.js';
-import { journeyWrite, logAnswerChangeRefused, type StepEvent } from '../journey/journey.service.js';
+import { journeyWrite, logAnswerChangeRefused, type JourneyAfter, type StepEvent } from '../journey/journey.service.js';
 import type { JourneyWrite } from '../journey/journey-steps.js';
 import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
 import { findSurveyResponse, surveyResponseInsertOnce } from './surveys.repository.js';
@@ -42,6 +42,7 @@ export async function submitSurvey(
   deps: AppDeps,
   requester: Requester,
   submission: SurveySubmission,
+  after?: JourneyAfter,
 ): Promise<{ id: string; created: boolean }> {
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
   assertSelfOrAdmin(requester, userId);
@@ -65,6 +66,7 @@ export async function submitSurvey(
       session: requester.session,
       // Whether the experiment exists is read only when there is no assignment (no statement per survey).
       notJoined: experimentOrParticipationMissing(deps, experimentId),
+      after,
     },
     {
       repeat: async (ctx) => {
@@ -78,21 +80,23 @@ export async function submitSurvey(
         });
         return { id: first.id, created: false };
       },
-      apply: async ({ trx, state, now, writeWithEvent }) => {
+      apply: async ({ trx, state, now, writeWithEvent, changed }) => {
         const id = deps.newId();
+        const responses = JSON.stringify(submission.responses);
         const insert = surveyResponseInsertOnce(trx, {
           id,
           user_id: userId,
           experiment_id: experimentId,
           prolific_pid: state.facts.assignment.prolific_pid,
           survey_type: surveyType,
-          responses: JSON.stringify(submission.responses),
+          responses,
           created_at: now.toISOString(),
         });
         const inserted = await writeWithEvent(insert, surveyEvent(submission, study));
         // The participant's row is locked, so no other response of this type can have been stored meanwhile;
         // were one there, the thrown conflict rolls the event back.
         if (inserted.length === 0) throw conflict('The survey response could not be stored. Please try again.');
+        changed({ survey: { survey_type: surveyType, responses } });
         return { result: { id, created: true }, eventWritten: true };
       },
     },
