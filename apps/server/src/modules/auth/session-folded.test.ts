@@ -22,7 +22,7 @@ interface Folded {
     user: TestUser,
     threadId: string,
   ) => {
-    method: 'GET' | 'POST';
+    method: 'GET' | 'POST' | 'PUT';
     url: string;
     payload?: unknown;
   };
@@ -34,6 +34,15 @@ interface Folded {
  */
 const FOLDED: Folded[] = [
   { name: 'journey', request: (e) => ({ method: 'GET', url: `/api/participants/journey/${e}` }) },
+  {
+    // The Prolific id it joined with again: a no-op that reads the assignment.
+    name: 'prolific id',
+    request: (e, u) => ({
+      method: 'PUT',
+      url: '/api/participants/prolific-id',
+      payload: { experimentId: e, prolificId: `PID-${u.id.slice(0, 8)}` },
+    }),
+  },
   {
     name: 'consent',
     request: (e) => ({ method: 'POST', url: '/api/participants/consent', payload: { experimentId: e } }),

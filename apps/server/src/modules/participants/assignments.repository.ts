@@ -2,6 +2,8 @@ import { PostgresAdapter, type CompiledQuery, type Insertable, type Kysely, type
 import type { Pathway } from '@studychat/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
+import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
+import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
 
 export function findAssignment(
   db: Kysely<DB>,
@@ -14,6 +16,28 @@ export function findAssignment(
     .where('user_id', '=', userId)
     .where('experiment_id', '=', experimentId)
     .executeTakeFirst();
+}
+
+/**
+ * The assignment with the caller's session as the same statement saw it (a folded session check, docs/decisions
+ * 0058): `session` undefined when it is not active. No row before the participant joined (the check stays pending).
+ */
+export async function findAssignmentChecking(
+  db: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+  probe: SessionProbe,
+): Promise<{ row: AssignmentRow; session: ActiveSession | undefined } | undefined> {
+  const found = await db
+    .selectFrom('assignments')
+    .selectAll()
+    .select(activeSessionColumn(probe).as('f_session'))
+    .where('user_id', '=', userId)
+    .where('experiment_id', '=', experimentId)
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { f_session, ...row } = found;
+  return { row, session: toActiveSession(f_session) };
 }
 
 /**

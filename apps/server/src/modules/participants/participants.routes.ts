@@ -36,9 +36,11 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
     const assignment = await giveConsent(deps, userId, request.body.experimentId, session, after);
     return { ...assignment, journey: after.journey };
   });
-  route(app, participantRoutes.prolificId, user, (request) =>
-    updateProlificId(deps, caller(request).userId, request.body.experimentId, request.body.prolificId),
-  );
+  // The assignment's read checks the session too (0058).
+  route(app, participantRoutes.prolificId, folded, (request) => {
+    const { userId, session } = caller(request);
+    return updateProlificId(deps, userId, request.body.experimentId, request.body.prolificId, session);
+  });
   route(app, participantRoutes.assignCondition, folded, async (request) => {
     const { userId, session } = caller(request);
     const after = new JourneyAfter();

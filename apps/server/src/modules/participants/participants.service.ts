@@ -5,8 +5,10 @@ import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite, logJoined, type JourneyAfter } from '../journey/journey.service.js';
+import type { AssignmentRow } from '../../db/schema.js';
 import {
   assertSelfOrAdmin,
+  NO_PARTICIPATION,
   prolificIdTaken,
   prolificIdWithdrawn,
   prolificMismatch,
@@ -20,6 +22,7 @@ import {
   claimProlificId,
   findAssignment,
   findAssignmentById,
+  findAssignmentChecking,
   insertAssignmentOnce,
   prolificIdsOfUser,
   assignmentConsentUpdate,
@@ -137,6 +140,24 @@ export async function giveConsent(
 }
 
 /**
+ * The participant's assignment (404 before they joined). A pending session check is settled by the same read
+ * (docs/decisions/0058), before anything is written.
+ */
+async function assignmentSettling(
+  db: AppDeps['database']['db'],
+  userId: string,
+  experimentId: string,
+  session: SessionCheck | undefined,
+): Promise<AssignmentRow> {
+  const probe = session?.probe;
+  if (!probe) return requireAssignment(db, userId, experimentId);
+  const found = await findAssignmentChecking(db, userId, experimentId, probe);
+  if (!found) throw notFound(NO_PARTICIPATION);
+  session.settle(found.session);
+  return found.row;
+}
+
+/**
  * Sets the Prolific id when none is recorded; the same id again is a no-op, another is refused (403), and
  * an id another login already uses in this experiment is refused (409 PROLIFIC_ID_TAKEN), a withdrawn one
  * too (403 PROLIFIC_ID_WITHDRAWN).
@@ -146,10 +167,11 @@ export async function updateProlificId(
   userId: string,
   experimentId: string,
   prolificId: string,
+  session?: SessionCheck,
 ): Promise<Assignment> {
   const { db } = deps.database;
   const pid = prolificId.trim();
-  const row = await requireAssignment(db, userId, experimentId);
+  const row = await assignmentSettling(db, userId, experimentId, session);
   if (row.prolific_pid === pid) return toAssignment(row);
   if (row.prolific_pid !== null) throw prolificMismatch();
   if ((await prolificIdsOfUser(db, userId)).some((existing) => existing !== pid)) throw prolificMismatch();
