@@ -35,6 +35,16 @@ interface Folded {
 const FOLDED: Folded[] = [
   { name: 'journey', request: (e) => ({ method: 'GET', url: `/api/participants/journey/${e}` }) },
   {
+    // Joining again: refused (409), after its checks' read.
+    name: 'joining',
+    live: 409,
+    request: (e, u) => ({
+      method: 'POST',
+      url: '/api/participants',
+      payload: { user_id: u.id, experiment_id: e, prolific_pid: `PID-${u.id.slice(0, 8)}` },
+    }),
+  },
+  {
     // The Prolific id it joined with again: a no-op that reads the assignment.
     name: 'prolific id',
     request: (e, u) => ({

@@ -23,7 +23,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
 
   // Joining, consent and the condition lead to the next page: their replies carry the journey (0068); consent's
   // and the condition's come from their write's own facts (0070), joining's is read after it.
-  route(app, participantRoutes.create, user, async (request) => {
+  route(app, participantRoutes.create, folded, async (request) => {
     const assignment = await createAssignment(deps, caller(request), request.body);
     return withJourney(deps, assignment.user_id, assignment.experiment_id, assignment);
   });

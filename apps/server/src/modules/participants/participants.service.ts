@@ -57,7 +57,10 @@ export async function createAssignment(
   const { db } = deps.database;
   assertSelfOrAdmin(requester, input.user_id);
   const pid = input.prolific_pid.trim();
-  const facts = await readJoinFacts(db, { userId: input.user_id, experimentId: input.experiment_id, prolificPid: pid });
+  const join = { userId: input.user_id, experimentId: input.experiment_id, prolificPid: pid };
+  // The caller's session is checked by the same read (0058), before any check that could answer otherwise.
+  const facts = await readJoinFacts(db, join, requester.session?.probe ?? null);
+  requester.session?.settle(facts.session);
   if (!facts.experimentExists) throw notFound(EXPERIMENT_NOT_FOUND);
   if (!facts.user) throw notFound('User not found');
 
