@@ -18,7 +18,8 @@ import { openSecret } from './secret-box.js';
 import { acceptTotp } from './totp.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { addressKeyOf } from './login-rules.js';
-import { revokeSession, sessionInsert } from './session.repository.js';
+import type { SessionCheck } from './session-check.js';
+import { revokeSession, revokeSessionChecking, sessionInsert } from './session.repository.js';
 import type { TokenSigner } from './token.js';
 
 /** What the TOTP secrets are sealed for (modules/auth/secret-box.ts). */
@@ -132,6 +133,16 @@ export async function login(
   return { token, user: { id: user.id, email: user.email }, ...(restricted ? { totpEnrolmentRequired: true } : {}) };
 }
 
-export async function logout(ctx: AuthContext, sessionId: string): Promise<void> {
-  await revokeSession(ctx.deps.database.db, sessionId, ctx.deps.clock().toISOString());
+/**
+ * Ends the caller's session. With its check still pending (PostgreSQL), the check and the revocation are one
+ * statement (0058): an ended session is 401 and one waiting for two-factor enrolment 403, as the guard answers.
+ */
+export async function logout(ctx: AuthContext, sessionId: string, session?: SessionCheck): Promise<void> {
+  const now = ctx.deps.clock().toISOString();
+  const probe = session?.probe;
+  if (probe && probe.sessionId === sessionId) {
+    session.settle(await revokeSessionChecking(ctx.deps.database.db, probe, now));
+    return;
+  }
+  await revokeSession(ctx.deps.database.db, sessionId, now);
 }

@@ -117,6 +117,8 @@ const FOLDED: Folded[] = [
       payload: surveyBody(u.id, e, 'post', { post_intent: 6 }),
     }),
   },
+  // Last: it ends the session.
+  { name: 'logout', request: () => ({ method: 'POST', url: '/api/auth/logout' }) },
 ];
 
 async function chattedParticipant(t: TestApp): Promise<{ experimentId: string; user: TestUser; threadId: string }> {
@@ -241,11 +243,19 @@ describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)
       for (const [method, url, body] of [
         ['GET', `/api/participants/journey/${experimentId}`, undefined],
         ['POST', '/api/participants/consent', { experimentId }],
+        ['POST', '/api/auth/logout', undefined],
       ] as const) {
         const res = await send(a, restricted, method, url, body);
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json()).toMatchObject({ code: 'TOTP_ENROLMENT_REQUIRED' });
       }
+      // The refused logout left the session as it was.
+      const row = await a.database.db
+        .selectFrom('sessions')
+        .select('revoked_at')
+        .where('id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      expect(row.revoked_at).toBeNull();
       // The participant's own unrestricted session still works.
       const fresh = await newSession(a, user, 'participant');
       expect((await send(a, fresh, 'POST', '/api/chat/initiate', { experimentId })).statusCode).toBe(200);

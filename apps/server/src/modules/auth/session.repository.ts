@@ -91,6 +91,29 @@ export async function revokeSession(db: Kysely<DB>, id: string, now: string): Pr
   sessionsChanged(db, { sessionId: id });
 }
 
+/**
+ * A logout whose session check is still pending (PostgreSQL, docs/decisions/0058), in one statement: reads the
+ * session as the check would at the probe's time and revokes it only when the check accepts it (active and not
+ * waiting for two-factor enrolment). Returns what the check read; settle it with that.
+ */
+export async function revokeSessionChecking(
+  db: Kysely<DB>,
+  probe: SessionProbe,
+  now: string,
+): Promise<ActiveSession | undefined> {
+  const { rows } = await sql<{ restricted: unknown }>`with s as (
+      select s.restricted from sessions s
+      where s.id = ${probe.sessionId} and s.revoked_at is null and s.expires_at > ${probe.now}
+    ), r as (
+      update sessions set revoked_at = ${now}
+      where id = ${probe.sessionId} and revoked_at is null and expires_at > ${probe.now} and restricted = false
+      returning id
+    )
+    select s.restricted, (select count(*) from r) as revoked from s`.execute(db);
+  sessionsChanged(db, { sessionId: probe.sessionId });
+  return toActiveSession(rows[0]?.restricted);
+}
+
 export async function deleteExpiredSessions(db: Kysely<DB>, now: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<', now).execute();
 }
