@@ -13,7 +13,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { findVersionRow } from '../studies/studies.repository.js';
 import { ensureDefaultStudyVersion } from '../studies/studies.service.js';
-import { assertPathwayEarned } from '../journey/journey.service.js';
+import { earnedCode, pathwayNotEarned } from '../journey/journey.service.js';
 import { NO_PARTICIPATION, type Requester } from '../participants/access.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
@@ -122,6 +122,29 @@ export async function updateCompletionCodes(
   return { codes: (await getExperiment(deps, id)).completion_codes };
 }
 
+/** An admin's read of a pathway's code, with the experiment (404 when it does not exist). */
+async function anyCode(deps: AppDeps, experimentId: string, pathway: Pathway): Promise<string | null> {
+  const { experimentExists, code } = await findExperimentCode(deps.database.db, experimentId, pathway);
+  if (!experimentExists) throw notFound(EXPERIMENT_NOT_FOUND);
+  return code;
+}
+
+/**
+ * A participant's code: read with their facts and given only once the pathway is earned (one statement). Before
+ * they joined: 404 for an experiment that does not exist, else 403 PATHWAY_NOT_EARNED.
+ */
+async function participantCode(
+  deps: AppDeps,
+  requester: Requester,
+  experimentId: string,
+  pathway: Pathway,
+): Promise<string | null> {
+  const earned = await earnedCode(deps, requester.userId, experimentId, pathway, requester.session);
+  if (earned) return earned.code;
+  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  throw pathwayNotEarned(pathway);
+}
+
 /**
  * The completion code for a pathway: admins may read any; a participant only the one their own
  * records show they earned (403 PATHWAY_NOT_EARNED otherwise). 404 CODE_NOT_CONFIGURED when unset.
@@ -132,11 +155,9 @@ export async function getCompletionCode(
   experimentId: string,
   pathway: Pathway,
 ): Promise<{ code: string; pathway: Pathway; key: (typeof CODE_KEYS)[number] }> {
-  const { db } = deps.database;
-  // The code is read with the experiment, and given only once the pathway is earned.
-  const { experimentExists, code } = await findExperimentCode(db, experimentId, pathway);
-  if (!experimentExists) throw notFound(EXPERIMENT_NOT_FOUND);
-  if (!requester.isAdmin) await assertPathwayEarned(deps, requester.userId, experimentId, pathway, requester.session);
+  const code = requester.isAdmin
+    ? await anyCode(deps, experimentId, pathway)
+    : await participantCode(deps, requester, experimentId, pathway);
   const key = PATHWAY_CODE_KEY[pathway];
   if (code === null) {
     throw new AppError(

@@ -186,6 +186,10 @@ describe.each(TEST_DIALECTS)('experiment routes on %s', (dialect) => {
       const missing = '00000000-0000-4000-8000-000000000000';
       const unknown = await send(t(), user, 'GET', `/api/experiments/${missing}/completion-code?pathway=confirm`);
       expect(expectJson<ErrorBody>(unknown, 404).code).toBe('NOT_FOUND');
+      // A login that has not joined this (existing) experiment has earned nothing in it.
+      const stranger = await createAndLogin(t());
+      const notJoined = await send(t(), stranger, 'GET', `/api/experiments/${bare.id}/completion-code?pathway=confirm`);
+      expect(expectJson<ErrorBody>(notJoined, 403).code).toBe('PATHWAY_NOT_EARNED');
     });
   });
 });

@@ -18,6 +18,8 @@ export interface JourneyFactRows {
   messages: Pick<ChatMessageRow, 'role' | 'status' | 'content'>[];
   /** With a session probe: the caller's session as the same statement saw it (undefined: not active). */
   session?: ActiveSession;
+  /** With a pathway: the experiment's completion code for it (null when not configured). */
+  code?: string | null;
 }
 
 const VIEW_COLUMNS = [
@@ -36,13 +38,15 @@ const VIEW_COLUMNS = [
   'study_version_id',
 ] as const satisfies readonly (keyof SectionViewRow)[];
 
-type FactsRow = AssignmentRow & Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages' | 'f_session', unknown>;
+type FactsRow = AssignmentRow &
+  Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages' | 'f_session' | 'f_code', unknown>;
 
 function factsStatement(
   db: Kysely<DB>,
   userId: string,
   experimentId: string,
   probe: SessionProbe | null,
+  pathway: string | null,
 ): CompiledQuery<FactsRow> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const survey = jsonObject(pg, 's', ['survey_type', 'responses']);
@@ -50,6 +54,11 @@ function factsStatement(
   const thread = jsonObject(pg, 't', ['id', 'closed_reason']);
   const message = jsonObject(pg, 'm', ['position', 'role', 'status', 'content']);
   const session = probe ? sql`, ${activeSessionColumn(probe)} as f_session` : sql``;
+  const code =
+    pathway === null
+      ? sql``
+      : sql`, (select c.code from completion_codes c
+        where c.experiment_id = a.experiment_id and c.pathway = ${pathway}) as f_code`;
   return sql<FactsRow>`
     select a.*,
       (select ${jsonArray(pg, survey)} from survey_responses s
@@ -58,7 +67,7 @@ function factsStatement(
       (select ${thread} from chat_threads t
         where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_thread,
       (select ${jsonArray(pg, message)} from chat_messages m join chat_threads t on t.id = m.thread_id
-        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages${session}
+        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages${session}${code}
     from assignments a
     where a.user_id = ${userId} and a.experiment_id = ${experimentId}`.compile(db);
 }
@@ -74,22 +83,35 @@ export async function readJourneyFacts(
   userId: string,
   experimentId: string,
   probe: SessionProbe | null = null,
+  /** Also read the experiment's completion code for this pathway (the code's release, journey.service.ts). */
+  codeOf: string | null = null,
 ): Promise<JourneyFactRows | undefined> {
-  // Built once per dialect (db/compiled-once.ts): building it was about a third of a journey read's CPU.
-  // Parameters in the statement's order: the session's (in the select list), then the participant's.
+  // Built once per dialect and variant (db/compiled-once.ts): building it was about a third of a journey read's
+  // CPU. Parameters in the statement's order: the session's and the pathway's (in the select list), then the
+  // participant's.
+  const name = `journeyFacts${probe ? 'WithSession' : ''}${codeOf === null ? '' : 'WithCode'}`;
+  const params = [
+    ...(probe ? [probe.sessionId, probe.now] : []),
+    ...(codeOf === null ? [] : [codeOf]),
+    userId,
+    experimentId,
+  ];
   const { rows } = await db.executeQuery(
-    probe
-      ? compiledOnce(
-          db,
-          'journeyFactsWithSession',
-          (sessionId, now, u, e) => factsStatement(db, u, e, { sessionId, now }),
-          [probe.sessionId, probe.now, userId, experimentId],
-        )
-      : compiledOnce(db, 'journeyFacts', (u, e) => factsStatement(db, u, e, null), [userId, experimentId]),
+    compiledOnce(
+      db,
+      name,
+      (...standIns) => {
+        const at = [...standIns];
+        const session = probe ? { sessionId: at.shift() ?? '', now: at.shift() ?? '' } : null;
+        const pathway = codeOf === null ? null : (at.shift() ?? '');
+        return factsStatement(db, at[0] ?? '', at[1] ?? '', session, pathway);
+      },
+      params,
+    ),
   );
   const row = rows[0];
   if (!row) return undefined;
-  const { f_surveys, f_views, f_thread, f_messages, f_session, ...assignment } = row;
+  const { f_surveys, f_views, f_thread, f_messages, f_session, f_code, ...assignment } = row;
   const views = parsed<SectionViewRow[]>(f_views).sort((a, b) => a.section_index - b.section_index);
   const messages = parsed<(JourneyFactRows['messages'][number] & { position: number })[]>(f_messages).sort(
     (a, b) => a.position - b.position,
@@ -101,6 +123,7 @@ export async function readJourneyFacts(
     thread: f_thread === null ? null : parsed(f_thread),
     messages,
     ...(probe ? { session: toActiveSession(f_session) } : {}),
+    ...(codeOf === null ? {} : { code: typeof f_code === 'string' ? f_code : null }),
   };
 }
 

@@ -65,14 +65,14 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(after.filter((s) => !/json_group_array|json_agg/i.test(s) && !/"study_versions"/.test(s))).toEqual([]);
   });
 
-  it('the completion code: the experiment with its code in one read, then the facts that earn it', async () => {
+  it('the completion code: read with the facts that earn it, in one statement (decision 0070)', async () => {
     const { user, experimentId } = await participant('completed');
     const statements = await statementsOf(() =>
       send(t(), user, 'GET', `/api/experiments/${experimentId}/completion-code?pathway=complete`),
     );
-    expect(statements).toHaveLength(2);
-    expect(statements[0]).toMatch(/from "experiments" as "e" where "e"\."id" = /);
-    expect(statements[1]).toMatch(FACT_TABLES);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(FACT_TABLES);
+    expect(statements[0]).toMatch(/from completion_codes c/);
   });
 
   it('a journey write: the facts after the lock, its row and its event, in one transaction', async () => {

@@ -18,7 +18,7 @@ import {
   writeWithEvent,
   type ParticipantEvent,
 } from './journey-events.repository.js';
-import { lockJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
+import { lockJourneyFacts, readJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
 import { readJourneyState, toFacts, toState, type JourneyState } from './journey-records.js';
 import { isWriteAllowed, isWriteDone, whereYouAre, writeStep, type JourneyWrite } from './journey-steps.js';
 import { toJourney } from './journey.mapper.js';
@@ -256,23 +256,33 @@ const NOT_EARNED: Record<Pathway, string> = {
   complete: 'This completion code is only available after finishing the study, including the last survey.',
 };
 
+/** 403 PATHWAY_NOT_EARNED, in the pathway's own words. */
+export function pathwayNotEarned(pathway: Pathway): AppError {
+  return new AppError(403, 'PATHWAY_NOT_EARNED', NOT_EARNED[pathway]);
+}
+
 /**
- * Throws 403 PATHWAY_NOT_EARNED unless the participant's records earn the pathway: completion recorded with
- * it, or its completion step reached (`complete` therefore needs every section read in time on the server's
- * clock, the chat complete by the server's count, then the post-survey).
+ * The experiment's completion code for a pathway, read with the participant's facts in one statement, and
+ * given only when their records earn the pathway: completion recorded with it, or its completion step reached
+ * (`complete` therefore needs every section read in time on the server's clock, the chat complete by the
+ * server's count, then the post-survey). 403 PATHWAY_NOT_EARNED otherwise; undefined before they joined. A
+ * pending session check is settled by the same read. `code` is null when none is configured.
  */
-export async function assertPathwayEarned(
+export async function earnedCode(
   deps: AppDeps,
   userId: string,
   experimentId: string,
   pathway: Pathway,
   session?: SessionCheck,
-): Promise<void> {
+): Promise<{ code: string | null } | undefined> {
   const study = await deps.studies(experimentId);
-  const state = await readJourneyState(deps.database.db, study, userId, experimentId, session);
-  const earned =
-    state !== undefined && (state.records.completion === pathway || state.position.step === PATHWAY_STEP[pathway]);
-  if (!earned) throw new AppError(403, 'PATHWAY_NOT_EARNED', NOT_EARNED[pathway]);
+  const rows = await readJourneyFacts(deps.database.db, userId, experimentId, session?.probe ?? null, pathway);
+  if (!rows) return undefined;
+  session?.settle(rows.session);
+  const state = toState(toFacts(rows, study), study);
+  const earned = state.records.completion === pathway || state.position.step === PATHWAY_STEP[pathway];
+  if (!earned) throw pathwayNotEarned(pathway);
+  return { code: rows.code ?? null };
 }
 
 /** What the chat step's end logs: `chat_complete` for the participant's assignment, with the rounds, points or reason. */
