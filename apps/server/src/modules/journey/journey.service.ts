@@ -72,16 +72,17 @@ export function withChanges(rows: JourneyFactRows, changes: readonly FactChange[
  * the facts as read.
  */
 export class JourneyAfter {
-  private value: Journey | undefined;
+  private make: (() => Journey) | undefined;
 
-  set(journey: Journey): void {
-    this.value = journey;
+  /** Made when asked: a route that turns out not to need it (a finish that opened the next section) pays nothing. */
+  set(make: () => Journey): void {
+    this.make = make;
   }
 
   /** The journey after the write; only after a write that was done (a refusal throws before). */
   get journey(): Journey {
-    if (!this.value) throw new Error('the journey write did not hand over its journey');
-    return this.value;
+    if (!this.make) throw new Error('the journey write did not hand over its journey');
+    return this.make();
   }
 }
 
@@ -187,6 +188,7 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
       },
       changed: (change) => void changes.push(change),
     };
+    // The changes are copied at the end of the transaction: the journey is made later, only if asked for.
     const done = (value: T): Settled<T> => ({
       kind: 'done',
       value,
@@ -220,7 +222,8 @@ export async function journeyWrite<T>(deps: AppDeps, input: JourneyWriteInput, h
   // Thrown after the commit, so the refusal's event is kept while nothing else was written.
   if (settled.kind === 'absent') throw input.notJoined ? await input.notJoined() : notFound(NO_PARTICIPATION);
   if (settled.kind === 'refused') throw settled.error;
-  input.after?.set(toJourney(toState(toFacts(settled.facts, study), study), deps.clock()));
+  const { facts } = settled;
+  input.after?.set(() => toJourney(toState(toFacts(facts, study), study), deps.clock()));
   return settled.value;
 }
 
