@@ -4,7 +4,8 @@ import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
 import { assignmentConsentUpdate } from '../participants/assignments.repository.js';
-import { JourneyAfter, journeyWrite } from './journey.service.js';
+import { JourneyAfter } from './journey-after.js';
+import { journeyWrite } from './journey.service.js';
 import { participantRecords, twoSectionStudy } from './journey.testing.js';
 
 // Decision 0070: a write whose reply carries the journey (0068) makes it from the facts it read under the

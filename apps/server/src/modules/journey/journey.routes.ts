@@ -3,7 +3,8 @@ import { journeyRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
-import { getJourney, JourneyAfter } from './journey.service.js';
+import { JourneyAfter } from './journey-after.js';
+import { getJourney } from './journey.service.js';
 import { finishSection, openSection } from './sections.service.js';
 
 /** The caller's own journey: the one read for the browser, and the server-timed sections. */

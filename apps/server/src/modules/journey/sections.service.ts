@@ -5,7 +5,8 @@ import { AppError } from '../../lib/errors.js';
 import type { SessionCheck } from '../auth/session-check.js';
 import type { JourneyState } from './journey-records.js';
 import { sectionTimingAt, toSectionTiming } from './journey.mapper.js';
-import { journeyWrite, type JourneyAfter, type StepContext } from './journey.service.js';
+import type { JourneyAfter } from './journey-after.js';
+import { journeyWrite, type StepContext } from './journey.service.js';
 import { sectionViewFinish, sectionViewInsert, type OpenedSectionView } from './section-views.repository.js';
 
 // Server-timed static sections: the server records when each section was opened and finished, and accepts

@@ -12,7 +12,8 @@ import {
   updateProlificId,
 } from './participants.service.js';
 import { assignCondition } from './randomisation.service.js';
-import { JourneyAfter, withJourney } from '../journey/journey.service.js';
+import { JourneyAfter } from '../journey/journey-after.js';
+import { withJourney } from '../journey/journey.service.js';
 
 /** The participant's own study records; body and path ids must be the caller's (admins excepted). */
 export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext): void {

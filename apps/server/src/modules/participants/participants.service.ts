@@ -4,7 +4,8 @@ import type { AppDeps } from '../../lib/deps.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import type { SessionCheck } from '../auth/session-check.js';
-import { journeyWrite, logJoined, type JourneyAfter } from '../journey/journey.service.js';
+import type { JourneyAfter } from '../journey/journey-after.js';
+import { journeyWrite, logJoined } from '../journey/journey.service.js';
 import type { AssignmentRow } from '../../db/schema.js';
 import {
   assertSelfOrAdmin,

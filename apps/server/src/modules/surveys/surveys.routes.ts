@@ -3,7 +3,7 @@ import { surveyRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
-import { JourneyAfter } from '../journey/journey.service.js';
+import { JourneyAfter } from '../journey/journey-after.js';
 import { submitSurvey } from './surveys.service.js';
 
 export function registerSurveyRoutes(app: FastifyInstance, ctx: AppContext): void {
