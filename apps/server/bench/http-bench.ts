@@ -15,9 +15,13 @@ export interface HttpFigure {
   non2xx: number;
 }
 
-/** Starts a bench server script in its own process and reads the JSON line it prints. */
+/**
+ * Starts a bench server script in its own process and reads the JSON line it prints: a TypeScript file in
+ * bench/ through tsx, or an absolute path to a built `.js` file with plain node.
+ */
 export async function startServer<T>(script: string): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
+  const command = script.endsWith('.js') ? [script] : ['--import', 'tsx', path.join(here, script)];
+  const child = spawn(process.execPath, command, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
   });

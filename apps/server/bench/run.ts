@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { participantBundleSizes } from './bundle-size.js';
+import { buildBenchServer } from './journey/build-server.js';
 import { load, startServer, stopServer, type HttpFigure } from './http-bench.js';
 
 // `npm run bench`: DESIGN.md section 6 budgets, measured against baselines taken in the same run.
@@ -37,12 +38,16 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? '3');
 async function httpBench(): Promise<void> {
   const bare = await startServer<{ port: number }>('bare-server.ts');
   const bareFastify = await startServer<{ port: number }>('fastify-server.ts');
+  // The app as production runs it: bundled with the production build's settings, run by plain node
+  // (BENCH_TSX=1: the source through tsx, as before decision 0071).
+  const appScript =
+    process.env.BENCH_TSX === '1' ? 'app-server.ts' : await buildBenchServer('bench/app-server.ts', 'app-server');
   const app = await startServer<{
     port: number;
     admin: { token: string };
     participant: { id: string; token: string };
     experimentId: string;
-  }>('app-server.ts');
+  }>(appScript);
   try {
     const appUrl = `http://127.0.0.1:${app.info.port}`;
     const participant = { authorization: `Bearer ${app.info.participant.token}` };

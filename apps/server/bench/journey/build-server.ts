@@ -21,15 +21,18 @@ const npmPackagesExternal: Plugin = {
   },
 };
 
-/** Bundles bench/journey/server.ts; returns the path of the script to run with `node`. */
-export async function buildBenchServer(): Promise<string> {
+/**
+ * Bundles a bench server script (bench/journey/server.ts by default; `npm run bench` also bundles
+ * bench/app-server.ts) as `<name>.js`; returns the path of the script to run with `node`.
+ */
+export async function buildBenchServer(entry = 'bench/journey/server.ts', name = 'journey-server'): Promise<string> {
   await build({
     absWorkingDir: serverDir,
-    entryPoints: { 'journey-server': 'bench/journey/server.ts' },
+    entryPoints: { [name]: entry },
     outdir: BENCH_BUILD_DIR,
     ...SERVER_BUNDLE_OPTIONS,
     plugins: [npmPackagesExternal],
     logLevel: 'warning',
   });
-  return path.join(BENCH_BUILD_DIR, 'journey-server.js');
+  return path.join(BENCH_BUILD_DIR, `${name}.js`);
 }
