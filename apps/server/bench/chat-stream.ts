@@ -18,6 +18,7 @@ import { createChatModel } from '../src/llm/create-chat-model.js';
 import { TokenSigner } from '../src/modules/auth/token.js';
 import { insertSession } from '../src/modules/auth/session.repository.js';
 import { insertThreadIfAbsent } from '../src/modules/chat/chat.repository.js';
+import { ensureDefaultStudyVersion } from '../src/modules/studies/studies.service.js';
 import { hashPassword } from '../src/modules/users/password.js';
 import { startOpenAiFake } from '../test/fakes/openai-fake.js';
 
@@ -372,6 +373,9 @@ async function setUpParticipants(
       updated_at: iso,
     })
     .execute();
+  // Pinned to the built-in study as experiments created through the API are: with its participants below, its
+  // study is then kept in the process (studies/study-source.ts), as in a running study, not read per request.
+  await ensureDefaultStudyVersion(db, iso);
   // One hash for everyone: hashing 200 passwords would measure argon2, not the chat.
   const passwordHash = await hashPassword('bench-password-123');
   const signer = new TokenSigner(jwtSecret);

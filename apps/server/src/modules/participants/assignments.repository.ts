@@ -5,17 +5,25 @@ import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
 import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
 import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
 
-export function findAssignment(
+/** The participant's assignment in an experiment. Built once per dialect (db/compiled-once.ts): every study page's status read. */
+export async function findAssignment(
   db: Kysely<DB>,
   userId: string,
   experimentId: string,
 ): Promise<AssignmentRow | undefined> {
-  return db
-    .selectFrom('assignments')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('experiment_id', '=', experimentId)
-    .executeTakeFirst();
+  const statement = compiledOnce(
+    db,
+    'findAssignment',
+    (user, experiment) =>
+      db
+        .selectFrom('assignments')
+        .selectAll()
+        .where('user_id', '=', user)
+        .where('experiment_id', '=', experiment)
+        .compile(),
+    [userId, experimentId],
+  );
+  return (await db.executeQuery(statement)).rows[0];
 }
 
 /**
