@@ -94,7 +94,8 @@ export async function revokeSession(db: Kysely<DB>, id: string, now: string): Pr
 /**
  * A logout whose session check is still pending (PostgreSQL, docs/decisions/0058), in one statement: reads the
  * session as the check would at the probe's time and revokes it only when the check accepts it (active and not
- * waiting for two-factor enrolment). Returns what the check read; settle it with that.
+ * waiting for two-factor enrolment). Returns what the check read; settle it with that. The revocation runs
+ * though the outer select does not read it: PostgreSQL runs a data-modifying WITH member to completion.
  */
 export async function revokeSessionChecking(
   db: Kysely<DB>,
@@ -109,7 +110,7 @@ export async function revokeSessionChecking(
       where id = ${probe.sessionId} and revoked_at is null and expires_at > ${probe.now} and restricted = false
       returning id
     )
-    select s.restricted, (select count(*) from r) as revoked from s`.execute(db);
+    select s.restricted from s`.execute(db);
   sessionsChanged(db, { sessionId: probe.sessionId });
   return toActiveSession(rows[0]?.restricted);
 }
