@@ -38,6 +38,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? '3');
 async function httpBench(): Promise<void> {
   const bare = await startServer<{ port: number }>('bare-server.ts');
   const bareFastify = await startServer<{ port: number }>('fastify-server.ts');
+  const fastifySqlite = await startServer<{ port: number }>('fastify-sqlite-server.ts');
   // The app as production runs it: bundled with the production build's settings, run by plain node
   // (BENCH_TSX=1: the source through tsx, as before decision 0071).
   const appScript =
@@ -57,6 +58,11 @@ async function httpBench(): Promise<void> {
       {
         name: 'bare Fastify (reference, no plugins)',
         url: `http://127.0.0.1:${bareFastify.info.port}/`,
+        budget: false,
+      },
+      {
+        name: 'Fastify + one SQLite row (reference, no auth)',
+        url: `http://127.0.0.1:${fastifySqlite.info.port}/`,
         budget: false,
       },
       { name: 'GET /api/health', url: `${appUrl}/api/health`, budget: true },
@@ -137,6 +143,7 @@ async function httpBench(): Promise<void> {
   } finally {
     await stopServer(bare.child);
     await stopServer(bareFastify.child);
+    await stopServer(fastifySqlite.child);
     await stopServer(app.child);
   }
 }

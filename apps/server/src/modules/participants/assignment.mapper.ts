@@ -1,6 +1,7 @@
 import { PATHWAYS, STRATA, type Assignment, type CompletionStatus } from '@studychat/contracts';
 import type { AssignmentRow } from '../../db/schema.js';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
+import type { CompletionColumns } from './assignments.repository.js';
 
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | null {
   return values.find((v) => v === value) ?? null;
@@ -29,7 +30,7 @@ export function toAssignment(row: AssignmentRow): Assignment {
 }
 
 /** The completion status of an assignment (not completed when there is none). */
-export function toCompletionStatus(row: AssignmentRow | undefined): CompletionStatus {
+export function toCompletionStatus(row: CompletionColumns | undefined): CompletionStatus {
   const completed = row !== undefined && row.completed_at !== null;
   return {
     alreadyCompleted: completed,

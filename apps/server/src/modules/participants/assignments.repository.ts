@@ -5,7 +5,34 @@ import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
 import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
 import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
 
-/** The participant's assignment in an experiment. Built once per dialect (db/compiled-once.ts): every study page's status read. */
+/** What the completion status shows of an assignment. */
+export type CompletionColumns = Pick<AssignmentRow, 'completed_at' | 'completion_pathway' | 'completion_code'>;
+
+/**
+ * The completion columns of the participant's assignment in an experiment: every study page's status read,
+ * so only the three columns it shows, built once per dialect (db/compiled-once.ts).
+ */
+export async function findCompletion(
+  db: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+): Promise<CompletionColumns | undefined> {
+  const statement = compiledOnce(
+    db,
+    'findCompletion',
+    (user, experiment) =>
+      db
+        .selectFrom('assignments')
+        .select(['completed_at', 'completion_pathway', 'completion_code'])
+        .where('user_id', '=', user)
+        .where('experiment_id', '=', experiment)
+        .compile(),
+    [userId, experimentId],
+  );
+  return (await db.executeQuery(statement)).rows[0];
+}
+
+/** The participant's assignment in an experiment, built once per dialect (db/compiled-once.ts). */
 export async function findAssignment(
   db: Kysely<DB>,
   userId: string,

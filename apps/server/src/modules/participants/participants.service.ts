@@ -21,7 +21,7 @@ import { toAssignment, toCompletionStatus } from './assignment.mapper.js';
 import { readJoinFacts } from './join-facts.repository.js';
 import {
   claimProlificId,
-  findAssignment,
+  findCompletion,
   findAssignmentById,
   findAssignmentChecking,
   insertAssignmentOnce,
@@ -201,5 +201,5 @@ export async function getCompletionStatus(
   userId: string,
   experimentId: string,
 ): Promise<CompletionStatus> {
-  return toCompletionStatus(await findAssignment(deps.database.db, userId, experimentId));
+  return toCompletionStatus(await findCompletion(deps.database.db, userId, experimentId));
 }
