@@ -14,7 +14,10 @@ export interface JourneyFactRows {
   surveys: { survey_type: string; responses: string }[];
   views: SectionViewRow[];
   thread: { id: string; closed_reason: string | null } | null;
-  /** The thread's messages in order, with what progress is counted from. */
+  /**
+   * The thread's messages in order, with what progress is counted from: the participant's text (`content` of
+   * their own messages; an assistant reply's is left out, '', as progress never reads it).
+   */
   messages: Pick<ChatMessageRow, 'role' | 'status' | 'content'>[];
   /** With a session probe: the caller's session as the same statement saw it (undefined: not active). */
   session?: ActiveSession;
@@ -52,7 +55,9 @@ function factsStatement(
   const survey = jsonObject(pg, 's', ['survey_type', 'responses']);
   const view = jsonObject(pg, 'v', VIEW_COLUMNS);
   const thread = jsonObject(pg, 't', ['id', 'closed_reason']);
-  const message = jsonObject(pg, 'm', ['position', 'role', 'status', 'content']);
+  // Only the participant's own text: the replies are the long messages, and progress counts questions only.
+  const message = sql`${sql.raw(pg ? 'json_build_object' : 'json_object')}('position', m.position, 'role', m.role,
+    'status', m.status, 'content', case when m.role = 'user' then m.content else '' end)`;
   const session = probe ? sql`, ${activeSessionColumn(probe)} as f_session` : sql``;
   const code =
     pathway === null

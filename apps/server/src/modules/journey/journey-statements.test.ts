@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, useTestApp } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { readJourneyFacts } from './journey-facts.repository.js';
 import { COMPLETE_CHAT, createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
 
 // Statements per request on the participant's hot paths (issue 16, `npm run bench:journey`): the journey's
@@ -39,6 +40,20 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     // The experiment has a real participant: its study cannot change and is kept in the process.
     expect(statements.filter((s) => FACT_TABLES.test(s))).toHaveLength(1);
     expect(statements).toHaveLength(1);
+  });
+
+  it("reads the participant's own messages' text into the journey's facts, not the replies'", async () => {
+    const { user, experimentId } = await participant('chatted');
+    const facts = await readJourneyFacts(t().database.db, user.id, experimentId);
+    const mine = facts?.messages.filter((m) => m.role === 'user') ?? [];
+    const replies = facts?.messages.filter((m) => m.role === 'assistant') ?? [];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((m) => m.content.length > 0)).toBe(true);
+    expect(replies.length).toBeGreaterThan(0);
+    expect(replies.every((m) => m.content === '')).toBe(true);
+    // Progress is counted from the questions alone, so the journey still sees the chat as done.
+    const journey = await send(t(), user, 'GET', `/api/participants/journey/${experimentId}`);
+    expect(journey.json()).toMatchObject({ step: 'post_survey' });
   });
 
   it('joining: its checks in one read, then the assignment, its Prolific id and its event in one transaction', async () => {
