@@ -1,4 +1,11 @@
-import { PostgresAdapter, type CompiledQuery, type Insertable, type Kysely, type Updateable } from 'kysely';
+import {
+  PostgresAdapter,
+  type CompiledQuery,
+  type Insertable,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Updateable,
+} from 'kysely';
 import type { Pathway } from '@studychat/contracts';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
@@ -8,49 +15,51 @@ import { activeSessionColumn, toActiveSession } from '../auth/session.repository
 /** What the completion status shows of an assignment. */
 export type CompletionColumns = Pick<AssignmentRow, 'completed_at' | 'completion_pathway' | 'completion_code'>;
 
+const fromAssignments = (db: Kysely<DB>) => db.selectFrom('assignments');
+
 /**
- * The completion columns of the participant's assignment in an experiment: every study page's status read,
- * so only the three columns it shows, built once per dialect (db/compiled-once.ts).
+ * The participant's assignment in an experiment, with the columns `pick` selects: one statement per `name`, built
+ * once per dialect (db/compiled-once.ts). Undefined before they joined.
  */
-export async function findCompletion(
+async function participantAssignment<R>(
   db: Kysely<DB>,
+  name: string,
+  pick: (query: ReturnType<typeof fromAssignments>) => SelectQueryBuilder<DB, 'assignments', R>,
   userId: string,
   experimentId: string,
-): Promise<CompletionColumns | undefined> {
+): Promise<R | undefined> {
   const statement = compiledOnce(
     db,
-    'findCompletion',
+    name,
     (user, experiment) =>
-      db
-        .selectFrom('assignments')
-        .select(['completed_at', 'completion_pathway', 'completion_code'])
-        .where('user_id', '=', user)
-        .where('experiment_id', '=', experiment)
-        .compile(),
+      pick(fromAssignments(db)).where('user_id', '=', user).where('experiment_id', '=', experiment).compile(),
     [userId, experimentId],
   );
   return (await db.executeQuery(statement)).rows[0];
 }
 
-/** The participant's assignment in an experiment, built once per dialect (db/compiled-once.ts). */
-export async function findAssignment(
+/** The completion columns of the participant's assignment: every study page's status read, so only what it shows. */
+export function findCompletion(
+  db: Kysely<DB>,
+  userId: string,
+  experimentId: string,
+): Promise<CompletionColumns | undefined> {
+  return participantAssignment(
+    db,
+    'findCompletion',
+    (q) => q.select(['completed_at', 'completion_pathway', 'completion_code']),
+    userId,
+    experimentId,
+  );
+}
+
+/** The participant's assignment in an experiment. */
+export function findAssignment(
   db: Kysely<DB>,
   userId: string,
   experimentId: string,
 ): Promise<AssignmentRow | undefined> {
-  const statement = compiledOnce(
-    db,
-    'findAssignment',
-    (user, experiment) =>
-      db
-        .selectFrom('assignments')
-        .selectAll()
-        .where('user_id', '=', user)
-        .where('experiment_id', '=', experiment)
-        .compile(),
-    [userId, experimentId],
-  );
-  return (await db.executeQuery(statement)).rows[0];
+  return participantAssignment(db, 'findAssignment', (q) => q.selectAll(), userId, experimentId);
 }
 
 /**
