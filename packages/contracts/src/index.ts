@@ -20,3 +20,4 @@ export * from './preview.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';
+export * from './event-stream.js';

@@ -1,19 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { readSse, SseParser, type SseEvent } from './sse.js';
+import { readSse, type SseEvent } from './sse.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** Parses `text` delivered in the given pieces (byte offsets), returning the events in order. */
-function parse(text: string, cuts: number[] = []): SseEvent[] {
-  const events: SseEvent[] = [];
-  const parser = new SseParser((e) => events.push(e));
+/** A response whose body delivers `text` in the given pieces (byte offsets). */
+function cutResponse(text: string, cuts: number[] = []): Response {
   const all = bytes(text);
+  const pieces: Uint8Array[] = [];
   let from = 0;
   for (const cut of [...cuts, all.length]) {
-    parser.push(all.subarray(from, cut));
+    pieces.push(all.subarray(from, cut));
     from = cut;
   }
-  parser.end();
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(piece);
+        controller.close();
+      },
+    }),
+  );
+}
+
+/** Reads `text` delivered in the given pieces, returning the events in order. */
+async function parse(text: string, cuts: number[] = []): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  await readSse(cutResponse(text, cuts), (e) => events.push(e));
   return events;
 }
 
@@ -39,56 +51,56 @@ const ANTHROPIC_EVENTS: SseEvent[] = [
   },
 ];
 
-describe('SseParser', () => {
-  it("reads a provider's events: the event name, the data, one event per blank line", () => {
-    expect(parse(ANTHROPIC)).toEqual(ANTHROPIC_EVENTS);
-    expect(parse('data: {"a":1}\n\ndata: [DONE]\n\n')).toEqual([
+describe('readSse: the event-stream format', () => {
+  it("reads a provider's events: the event name, the data, one event per blank line", async () => {
+    expect(await parse(ANTHROPIC)).toEqual(ANTHROPIC_EVENTS);
+    expect(await parse('data: {"a":1}\n\ndata: [DONE]\n\n')).toEqual([
       { event: null, data: '{"a":1}' },
       { event: null, data: '[DONE]' },
     ]);
   });
 
-  it('gives the same events however the bytes are cut, inside a line, a CRLF or a character', () => {
+  it('gives the same events however the bytes are cut, inside a line, a CRLF or a character', async () => {
     const all = bytes(ANTHROPIC).length;
-    for (let cut = 1; cut < all; cut += 1) expect(parse(ANTHROPIC, [cut])).toEqual(ANTHROPIC_EVENTS);
+    for (let cut = 1; cut < all; cut += 1) expect(await parse(ANTHROPIC, [cut])).toEqual(ANTHROPIC_EVENTS);
     // Every byte on its own.
     expect(
-      parse(
+      await parse(
         ANTHROPIC,
         Array.from({ length: all - 1 }, (_, i) => i + 1),
       ),
     ).toEqual(ANTHROPIC_EVENTS);
     const crlf = ANTHROPIC.replaceAll('\n', '\r\n');
     const crlfLength = bytes(crlf).length;
-    for (let cut = 1; cut < crlfLength; cut += 1) expect(parse(crlf, [cut])).toEqual(ANTHROPIC_EVENTS);
+    for (let cut = 1; cut < crlfLength; cut += 1) expect(await parse(crlf, [cut])).toEqual(ANTHROPIC_EVENTS);
   });
 
-  it('ends lines at CRLF, LF or a CR alone, even a CR as the very last byte', () => {
-    expect(parse(ANTHROPIC.replaceAll('\n', '\r'))).toEqual(ANTHROPIC_EVENTS);
-    expect(parse('data: x\r\n\r\ndata: y\n\rdata: z\r\r')).toEqual([
+  it('ends lines at CRLF, LF or a CR alone, even a CR as the very last byte', async () => {
+    expect(await parse(ANTHROPIC.replaceAll('\n', '\r'))).toEqual(ANTHROPIC_EVENTS);
+    expect(await parse('data: x\r\n\r\ndata: y\n\rdata: z\r\r')).toEqual([
       { event: null, data: 'x' },
       { event: null, data: 'y' },
       { event: null, data: 'z' },
     ]);
   });
 
-  it('joins data lines with a newline, drops one space after the colon only, and skips comments', () => {
-    expect(parse(': keep-alive\ndata:first\ndata:  second\ndata\nevent:e\n\n')).toEqual([
+  it('joins data lines with a newline, drops one space after the colon only, and skips comments', async () => {
+    expect(await parse(': keep-alive\ndata:first\ndata:  second\ndata\nevent:e\n\n')).toEqual([
       { event: 'e', data: 'first\n second\n' },
     ]);
   });
 
-  it('dispatches an event with a name and no data, as the SDKs did, and nothing for a blank line alone', () => {
-    expect(parse('\n\nevent: ping\n\n\n')).toEqual([{ event: 'ping', data: '' }]);
+  it('dispatches an event with a name and no data, as the SDKs did, and nothing for a blank line alone', async () => {
+    expect(await parse('\n\nevent: ping\n\n\n')).toEqual([{ event: 'ping', data: '' }]);
   });
 
-  it('ignores the id and retry fields and unknown ones', () => {
-    expect(parse('id: 7\nretry: 100\nfoo: bar\ndata: x\n\n')).toEqual([{ event: null, data: 'x' }]);
+  it('ignores the id and retry fields and unknown ones', async () => {
+    expect(await parse('id: 7\nretry: 100\nfoo: bar\ndata: x\n\n')).toEqual([{ event: null, data: 'x' }]);
   });
 
-  it('drops an event the stream cut off before its blank line', () => {
-    expect(parse('data: complete\n\ndata: {"cut off')).toEqual([{ event: null, data: 'complete' }]);
-    expect(parse('data: complete\n\ndata: cut off\n')).toEqual([{ event: null, data: 'complete' }]);
+  it('drops an event the stream cut off before its blank line', async () => {
+    expect(await parse('data: complete\n\ndata: {"cut off')).toEqual([{ event: null, data: 'complete' }]);
+    expect(await parse('data: complete\n\ndata: cut off\n')).toEqual([{ event: null, data: 'complete' }]);
   });
 });
 

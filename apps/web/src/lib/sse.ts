@@ -1,65 +1,38 @@
 // Reads the chat event streams (spec section 7): `data:` lines holding JSON `{text}` or `{error}`,
 // ending with `data: [DONE]`. fetch + a stream reader rather than EventSource, which can neither
 // POST a body nor send the Bearer header.
-import type { Endpoint, RouteDef } from '@studychat/contracts/web';
+import { EventStreamParser, type Endpoint, type RouteDef } from '@studychat/contracts/web';
 import { sendRequest, type RequestInput } from './api';
 
 /** One parsed event of a chat stream. */
 export type SseEvent = { type: 'text'; text: string } | { type: 'error'; error: string } | { type: 'done' };
 
 /**
- * Splits decoded text into events. Chunks may end anywhere (mid-line, mid-event); the rest is kept
- * until the next push. Lines end with LF, CRLF or CR; an event ends at a blank line.
+ * Splits decoded text into the chat's events, with the event-stream parser the server reads its providers with
+ * (@studychat/contracts). Chunks may end anywhere (mid-line, mid-event); the rest is kept until the next push.
  */
 export class SseParser {
-  private buffer = '';
-  private data: string[] = [];
+  private pending: SseEvent[] = [];
+  private readonly parser = new EventStreamParser(({ data }) => {
+    const event = parsePayload(data);
+    if (event) this.pending.push(event);
+  });
 
   push(chunk: string): SseEvent[] {
-    this.buffer += chunk;
-    const events: SseEvent[] = [];
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
-      if (!match) break;
-      // A CR at the very end may be the first half of a CRLF split across chunks: wait for more.
-      if (match[0] === '\r' && match.index === this.buffer.length - 1) break;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const event = this.line(line);
-      if (event) events.push(event);
-    }
-    return events;
+    this.parser.push(chunk);
+    return this.taken();
   }
 
-  /** Ends the input: a last event without its closing blank line still counts. */
+  /** Ends the input: a last event without its closing blank line still counts (our server chose the end). */
   end(): SseEvent[] {
-    const events: SseEvent[] = [];
-    if (this.buffer) {
-      const event = this.line(this.buffer.replace(/\r$/, ''));
-      this.buffer = '';
-      if (event) events.push(event);
-    }
-    const last = this.dispatch();
-    if (last) events.push(last);
+    this.parser.end({ dispatchCutOff: true });
+    return this.taken();
+  }
+
+  private taken(): SseEvent[] {
+    const events = this.pending;
+    this.pending = [];
     return events;
-  }
-
-  private line(line: string): SseEvent | null {
-    if (line === '') return this.dispatch();
-    if (line.startsWith(':')) return null; // comment / keep-alive
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
-    return null;
-  }
-
-  private dispatch(): SseEvent | null {
-    if (this.data.length === 0) return null;
-    const payload = this.data.join('\n');
-    this.data = [];
-    return parsePayload(payload);
   }
 }
 

@@ -1,4 +1,4 @@
-import { endpoints } from '@studychat/contracts/web';
+import { endpoints, EventStreamParser } from '@studychat/contracts/web';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { api, sendRequest } from '../../../lib/api';
@@ -35,32 +35,23 @@ export function useSaveMonitorSettings(id: string) {
   });
 }
 
-/** Reads `data: {"seq": n}` events from a stream body until it ends. */
+/** Reads `data: {"seq": n}` events from a stream body until it ends (the event-stream parser from contracts). */
 async function readTicks(body: ReadableStream<Uint8Array>, onSeq: (seq: number) => void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const parser = new EventStreamParser(({ data }) => {
+    if (!data.startsWith('{')) return;
+    try {
+      const tick = JSON.parse(data) as { seq?: unknown };
+      if (typeof tick.seq === 'number') onSeq(tick.seq);
+    } catch {
+      // not ours
+    }
+  });
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) !== -1) {
-      const event = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = event
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-        .join('');
-      if (!data.startsWith('{')) continue;
-      try {
-        const tick = JSON.parse(data) as { seq?: unknown };
-        if (typeof tick.seq === 'number') onSeq(tick.seq);
-      } catch {
-        // not ours
-      }
-    }
+    parser.push(decoder.decode(value, { stream: true }));
   }
 }
 
