@@ -13,6 +13,16 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /**
+   * Several server processes may use this database (PostgreSQL): nothing may be cached in one process that
+   * another can change (the session check reads the database on every request). SQLite is owned by one process.
+   */
+  sharedByProcesses: boolean;
+  /**
+   * Statements run on this process's event loop (SQLite's driver is synchronous): a long statement holds every
+   * request and stream meanwhile, so bulk writes go in small statements. PostgreSQL runs them in the server.
+   */
+  runsOnEventLoop: boolean;
   /** Statements sent so far (transaction control included): `npm run bench:journey`, query-count tests. */
   queries: QueryCounter;
   /** True when a trivial query succeeds. */
@@ -93,6 +103,8 @@ export function createDatabase(options: DatabaseOptions): Database {
     return {
       db,
       dialect: 'postgres',
+      sharedByProcesses: true,
+      runsOnEventLoop: false,
       queries: counter,
       ping: () => ping(db),
       close: () => db.destroy(),
@@ -109,6 +121,8 @@ export function createDatabase(options: DatabaseOptions): Database {
   return {
     db,
     dialect: 'sqlite',
+    sharedByProcesses: false,
+    runsOnEventLoop: true,
     queries: counter,
     ping: () => ping(db),
     close: () => db.destroy(),

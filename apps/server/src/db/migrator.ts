@@ -49,3 +49,8 @@ export async function pendingMigrations(db: Kysely<DB>, options: { schema?: stri
   }
   return Object.keys(migrations).filter((name) => !applied.has(name));
 }
+
+/** Brings the schema to the migration `name` (migration tests: data written before a later migration). */
+export async function migrateTo(db: Kysely<DB>, name: string): Promise<MigrationResultSet> {
+  return (await createMigrator(db)).migrateTo(name);
+}

@@ -22,23 +22,6 @@ export interface RouteOptions<R = unknown> {
 }
 
 /**
- * Runs a handler and then ends the caller's session check (plugins/auth.ts `requireUserFolded`): a check the
- * handler's statements did not settle is made now, before the reply, and a refused session answers 401 (or
- * 403) in place of the handler's result or error. A streaming handler finishes it itself before it streams.
- */
-async function settled<T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> {
-  let result: T;
-  try {
-    result = await run();
-  } catch (error) {
-    await request.auth?.session.finish();
-    throw error;
-  }
-  await request.auth?.session.finish();
-  return result;
-}
-
-/**
  * Registers a route from its contract: params, query and body are validated with the contract's zod
  * schemas and the reply is serialised through its reply schema. Handlers stay thin.
  */
@@ -62,7 +45,7 @@ export function route<R extends RouteDef>(
     ...(options.guards?.length ? { onRequest: options.guards } : {}),
     handler: async (request, reply) => {
       const typed = request as unknown as TypedRequest<R>;
-      const result = await settled(request, () => handler(typed, reply));
+      const result = await handler(typed, reply);
       const { audit } = options;
       if (audit && reply.statusCode < 300) {
         await request.server.audit(request, {

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { SortOrder, UserSortField } from '@studychat/contracts';
-import type { Dialect } from '../../db/database.js';
+import { byteOrder } from '../../db/dialect.js';
 import type { AssignmentRow, ChatMessageRow, ChatThreadRow, DB, SurveyResponseRow, UserRow } from '../../db/schema.js';
 import type { ThreadSummaryRow } from './admin.mapper.js';
 
@@ -38,14 +38,13 @@ export function findUserWithTestFlag(db: Kysely<DB>, userId: string): Promise<Us
  */
 export function listUsersSorted(
   db: Kysely<DB>,
-  dialect: Dialect,
   sortBy: UserSortField,
   order: SortOrder,
 ): Promise<UserWithTestFlag[]> {
   const column = sql.ref(`users.${sortBy}`);
   const textColumn = sortBy === 'id' || sortBy === 'email';
-  const key = textColumn && dialect === 'postgres' ? sql`${column} collate "C"` : column;
-  const tieBreak = dialect === 'postgres' ? sql`users.id collate "C"` : sql`users.id`;
+  const key = textColumn ? byteOrder(db, column) : column;
+  const tieBreak = byteOrder(db, sql.ref('users.id'));
   return db
     .selectFrom('users')
     .selectAll('users')

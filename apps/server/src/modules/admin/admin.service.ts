@@ -26,7 +26,7 @@ import {
 // for a mistyped id says "not found" rather than showing empty lists.
 
 export async function listUsers(database: Database, sortBy: UserSortField, order: SortOrder): Promise<AdminUser[]> {
-  const rows = await listUsersSorted(database.db, database.dialect, sortBy, order);
+  const rows = await listUsersSorted(database.db, sortBy, order);
   return rows.map(toAdminUser);
 }
 

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { ParticipantStatusName, StudyDefinition } from '@studychat/contracts';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { Zip, type ZipInputFile } from 'fflate';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import serverPackage from '../../../package.json' with { type: 'json' };
-import type { Database } from '../../db/database.js';
+import { readSnapshot } from '../../db/dialect.js';
 import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { statusByUser } from '../monitor/monitor.service.js';
@@ -90,26 +90,6 @@ function fileSources(
       },
     ],
   ];
-}
-
-/**
- * Runs `read` in one read transaction: a snapshot on PostgreSQL (repeatable read), the only connection on
- * SQLite. On PostgreSQL every statement of it is planned for its own parameters (docs/decisions/0050): the
- * package runs each page query several times, and after five runs of a named statement (0041) PostgreSQL
- * may switch to a generic plan, which for `user_id in (...2,000 ids)` costs two to four times the CPU.
- */
-export async function inSnapshot<T>(database: Database, read: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  const transaction = database.db.transaction();
-  if (database.dialect === 'postgres') {
-    return transaction
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute(async (trx) => {
-        await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-        return read(trx);
-      });
-  }
-  return transaction.execute(read);
 }
 
 /** Deflate level 3: half the CPU of level 6 for a package some 5% larger (docs/decisions/0050). */
@@ -199,7 +179,7 @@ export async function exportPackage(
       columns: CODEBOOK_COLUMNS as readonly CsvColumn<never>[],
     },
   ];
-  const body = await inSnapshot(database, async (trx) => {
+  const body = await readSnapshot(database.db, async (trx) => {
     // The monitor's status, read in the same snapshot, with the study already loaded: a study source that
     // read the database outside the snapshot would wait forever for SQLite's one connection, held here.
     const inTrx = { ...deps, database: { ...database, db: trx }, studies: () => Promise.resolve(study) };

@@ -6,7 +6,7 @@ import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { at, insertExperimentRow, seedParticipant, type SeededParticipant } from '../../../test/factories.js';
 import { csvObjects, parseCsv } from './parse-csv.testing.js';
-import { inSnapshot } from './package.service.js';
+import { readSnapshot } from '../../db/dialect.js';
 
 const FILES = [
   'participants.csv',
@@ -188,7 +188,7 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('data package snaps
   it('is one read-only repeatable-read transaction whose statements are planned for their own parameters', async () => {
     const setting = (db: Kysely<DB>, name: string) =>
       sql<{ value: string }>`select current_setting(${name}) as value`.execute(db).then((r) => r.rows[0]?.value);
-    const inside = await inSnapshot(t().database, async (trx) => ({
+    const inside = await readSnapshot(t().database.db, async (trx) => ({
       isolation: await setting(trx, 'transaction_isolation'),
       readOnly: await setting(trx, 'transaction_read_only'),
       plans: await setting(trx, 'plan_cache_mode'),

@@ -12,14 +12,13 @@ import {
   verifyPassword,
 } from '../users/password.js';
 import { looksLikeStudyLogin } from '../users/study-login.js';
-import { executeAll } from '../../db/one-statement.js';
+import { atomicWrites } from '../../db/atomic-writes.js';
 import { toBool, toNumberOrNull } from '../../db/values.js';
 import { openSecret } from './secret-box.js';
 import { acceptTotp } from './totp.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { addressKeyOf } from './login-rules.js';
-import type { SessionCheck } from './session-check.js';
-import { revokeSession, revokeSessionChecking, sessionInsert } from './session.repository.js';
+import { revokeSession, sessionInsert } from './session.repository.js';
 import type { TokenSigner } from './token.js';
 
 /** What the TOTP secrets are sealed for (modules/auth/secret-box.ts). */
@@ -111,8 +110,8 @@ export async function login(
 
   const sessionId = ctx.deps.newId();
   const nowIso = now.toISOString();
-  // The attempt confirmed, the session and the last login: one statement on PostgreSQL (decision 0069).
-  await executeAll(db, [
+  // The attempt confirmed, the session and the last login, together (db/atomic-writes.ts, decision 0069).
+  await atomicWrites(db, [
     ...reservation.succeeded(user.id),
     sessionInsert(db, {
       id: sessionId,
@@ -133,16 +132,7 @@ export async function login(
   return { token, user: { id: user.id, email: user.email }, ...(restricted ? { totpEnrolmentRequired: true } : {}) };
 }
 
-/**
- * Ends the caller's session. With its check still pending (PostgreSQL), the check and the revocation are one
- * statement (0058): an ended session is 401 and one waiting for two-factor enrolment 403, as the guard answers.
- */
-export async function logout(ctx: AuthContext, sessionId: string, session?: SessionCheck): Promise<void> {
-  const now = ctx.deps.clock().toISOString();
-  const probe = session?.probe;
-  if (probe && probe.sessionId === sessionId) {
-    session.settle(await revokeSessionChecking(ctx.deps.database.db, probe, now));
-    return;
-  }
-  await revokeSession(ctx.deps.database.db, sessionId, now);
+/** Ends the caller's session. */
+export async function logout(ctx: AuthContext, sessionId: string): Promise<void> {
+  await revokeSession(ctx.deps.database.db, sessionId, ctx.deps.clock().toISOString());
 }

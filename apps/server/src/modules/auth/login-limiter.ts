@@ -45,7 +45,7 @@ export interface AttemptScope {
 export interface Reservation {
   /**
    * The writes that confirm a successful attempt (the pair cleared, the account's unit given back, the address
-   * remembered), for the caller to run with the login's own writes (db/one-statement.ts `executeAll`).
+   * remembered), for the caller to run with the login's own writes (db/atomic-writes.ts).
    */
   succeeded(userId: string): CompiledQuery[];
   cancel(): Promise<void>;

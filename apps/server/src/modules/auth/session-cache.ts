@@ -7,7 +7,8 @@ import type { DB } from '../../db/schema.js';
  * server process owns the database (WORKERS=1 is enforced), so every revocation passes through this
  * process and evicts the entry here, at once. The session repository evicts on every change it makes.
  */
-export interface CachedSession {
+/** An active session: whose it is, whether it waits for two-factor enrolment, and when it expires. */
+export interface ActiveSession {
   userId: string;
   restricted: boolean;
   /** ISO time: the session's own expiry still applies to a cached entry. */
@@ -22,7 +23,7 @@ export interface Ticket {
   epoch: number;
 }
 
-interface Entry extends CachedSession {
+interface Entry extends ActiveSession {
   cachedAt: number;
   epoch: number;
 }
@@ -36,7 +37,7 @@ export class SessionCache {
   private generation = 0;
 
   /** The cached session if it is fresh, unexpired at `now`, and nothing was revoked since it was read. */
-  get(sessionId: string, now: Date, nowMs: number = Date.now()): CachedSession | undefined {
+  get(sessionId: string, now: Date, nowMs: number = Date.now()): ActiveSession | undefined {
     const entry = this.entries.get(sessionId);
     if (!entry) return undefined;
     if (
@@ -56,7 +57,7 @@ export class SessionCache {
   }
 
   /** Keeps a session read from the database, unless a revocation happened since its ticket was taken. */
-  store(sessionId: string, session: CachedSession, ticket: Ticket, nowMs: number = Date.now()): void {
+  store(sessionId: string, session: ActiveSession, ticket: Ticket, nowMs: number = Date.now()): void {
     if (ticket.generation !== this.generation || ticket.epoch !== globalEpoch) return;
     if (this.entries.size >= SESSION_CACHE_MAX) {
       const oldest = this.entries.keys().next();

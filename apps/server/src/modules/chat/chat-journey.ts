@@ -2,7 +2,7 @@ import type { ChatRule } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { ChatThreadRow, DB } from '../../db/schema.js';
 import type { ParticipantEvent } from '../journey/journey-events.repository.js';
-import { chatCompleteEvent, logChatComplete } from '../journey/journey.service.js';
+import { logChatComplete } from '../journey/journey-log.js';
 import { toProgress, type ProgressRow } from './chat.mapper.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
 
@@ -29,12 +29,14 @@ export function chatCompletedBy(
   const after = toProgress([...before, reply], rule);
   if (!after.complete) return null;
   if (toProgress([...before, { ...reply, status: 'streaming' }], rule).complete) return null;
-  return chatCompleteEvent({
+  return {
     userId: thread.user_id,
     experimentId: thread.experiment_id,
+    type: 'chat_complete',
+    step: 'chat',
     data: { threadId: thread.id, rounds: after.rounds, points: after.points },
-    now,
-  });
+    createdAt: now.toISOString(),
+  };
 }
 
 /**

@@ -1,11 +1,9 @@
-import { PostgresAdapter, sql, type CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ChatLimitOverrides } from '@studychat/contracts';
-import { compiledOnce } from '../../db/compiled-once.js';
-import { jsonArray, jsonObject, parsed } from '../../db/json-rows.js';
-import type { ChatMessageRow, ChatMessagesTable, ChatThreadRow, DB } from '../../db/schema.js';
+import { jsonArray, jsonObject, parsed } from '../../db/dialect.js';
+import { hotRead } from '../../db/hot-read.js';
+import type { ChatMessageRow, ChatThreadRow, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
-import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
-import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
 import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from '../experiments/experiments.repository.js';
 
 type Db = Kysely<DB>;
@@ -31,12 +29,9 @@ export function findParticipation(
 
 type NewThread = { id: string; userId: string; experimentId: string; condition: string; title: string; now: string };
 
-/**
- * The thread's insert, returning its id; nothing when this participant already has one for the experiment (a
- * concurrent initiate). For the journey's chat start, which stores it with its event (StepContext.writeWithEvent).
- */
-export function threadInsert(db: Db, thread: NewThread): CompiledQuery<{ id: string }> {
-  return db
+/** Inserts the thread unless this participant already has one for the experiment; whether it was inserted. */
+export async function insertThreadIfAbsent(db: Db, thread: NewThread): Promise<boolean> {
+  const result = await db
     .insertInto('chat_threads')
     .values({
       id: thread.id,
@@ -50,84 +45,46 @@ export function threadInsert(db: Db, thread: NewThread): CompiledQuery<{ id: str
       updated_at: thread.now,
     })
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
-    .returning('id')
-    .compile();
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
-/** Inserts the thread unless this participant already has one for the experiment (a concurrent initiate). */
-export async function insertThreadIfAbsent(db: Db, thread: NewThread): Promise<void> {
-  await db.executeQuery(threadInsert(db, thread));
-}
-
-/** The thread's messages in order. Built once per dialect (db/compiled-once.ts). */
-export async function listThreadMessages(db: Db, threadId: string): Promise<ChatMessageRow[]> {
-  const list = compiledOnce<ChatMessageRow>(
-    db,
-    'chatThreadMessages',
-    (thread) =>
-      db.selectFrom('chat_messages').selectAll().where('thread_id', '=', thread).orderBy('position').compile(),
-    [threadId],
-  );
-  return (await db.executeQuery(list)).rows;
+/** The thread's messages in order. */
+export function listThreadMessages(db: Db, threadId: string): Promise<ChatMessageRow[]> {
+  return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
 }
 
 /** A new message's columns (its study version is stamped by the insert). */
-export type NewChatMessage = Pick<
-  ChatMessageRow,
-  'id' | 'thread_id' | 'position' | 'role' | 'content' | 'is_initial' | 'status' | 'created_at'
->;
-const NEW_MESSAGE_COLUMNS = [
-  'id',
-  'thread_id',
-  'position',
-  'role',
-  'content',
-  'is_initial',
-  'status',
-  'created_at',
-] as const satisfies readonly (keyof NewChatMessage)[];
+export type NewChatMessage = Pick<ChatMessageRow, 'id' | 'thread_id' | 'position' | 'role' | 'content' | 'status'> & {
+  is_initial: boolean;
+  created_at: string;
+};
 
 /** Inserts a message stamped with the study version its participant runs under (their assignment's). */
 export async function insertMessage(db: Db, message: NewChatMessage): Promise<void> {
   await insertMessages(db, [message]);
 }
 
-/**
- * Inserts messages in one statement, each stamped as insertMessage stamps it. Built once per dialect and
- * number of messages (db/compiled-once.ts).
- */
+/** Inserts messages in one statement, each stamped as insertMessage stamps it. */
 export async function insertMessages(db: Db, messages: readonly NewChatMessage[]): Promise<void> {
-  const width = NEW_MESSAGE_COLUMNS.length + 1;
-  const statement = compiledOnce(
-    db,
-    `chatMessagesInsert${messages.length}`,
-    (...params) =>
-      db
-        .insertInto('chat_messages')
-        .values((eb) =>
-          messages.map((_, row) => {
-            const p = params.slice(row * width, (row + 1) * width);
-            return {
-              ...(Object.fromEntries(NEW_MESSAGE_COLUMNS.map((column, i) => [column, p[i]])) as Record<
-                (typeof NEW_MESSAGE_COLUMNS)[number],
-                string
-              >),
-              study_version_id: eb
-                .selectFrom('chat_threads')
-                .innerJoin('assignments', (join) =>
-                  join
-                    .onRef('assignments.user_id', '=', 'chat_threads.user_id')
-                    .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
-                )
-                .select('assignments.study_version_id')
-                .where('chat_threads.id', '=', p[width - 1] ?? ''),
-            } as unknown as Insertable<ChatMessagesTable>;
-          }),
-        )
-        .compile(),
-    messages.flatMap((message) => [...NEW_MESSAGE_COLUMNS.map((column) => message[column]), message.thread_id]),
-  );
-  await db.executeQuery(statement);
+  if (messages.length === 0) return;
+  await db
+    .insertInto('chat_messages')
+    .values((eb) =>
+      messages.map((message) => ({
+        ...message,
+        study_version_id: eb
+          .selectFrom('chat_threads')
+          .innerJoin('assignments', (join) =>
+            join
+              .onRef('assignments.user_id', '=', 'chat_threads.user_id')
+              .onRef('assignments.experiment_id', '=', 'chat_threads.experiment_id'),
+          )
+          .select('assignments.study_version_id')
+          .where('chat_threads.id', '=', message.thread_id),
+      })),
+    )
+    .execute();
 }
 
 /**
@@ -141,19 +98,13 @@ export async function tryTakeReplyLease(
   nowIso: string,
   untilIso: string,
 ): Promise<boolean> {
-  const take = compiledOnce(
-    db,
-    'chatLeaseTake',
-    (lease, until, thread, now) =>
-      db
-        .updateTable('chat_threads')
-        .set({ reply_lock_id: lease, reply_lock_until: until })
-        .where('id', '=', thread)
-        .where((eb) => eb.or([eb('reply_lock_id', 'is', null), eb('reply_lock_until', '<', now)]))
-        .compile(),
-    [leaseId, untilIso, threadId, nowIso],
-  );
-  return Number((await db.executeQuery(take)).numAffectedRows ?? 0) === 1;
+  const result = await db
+    .updateTable('chat_threads')
+    .set({ reply_lock_id: leaseId, reply_lock_until: untilIso })
+    .where('id', '=', threadId)
+    .where((eb) => eb.or([eb('reply_lock_id', 'is', null), eb('reply_lock_until', '<', nowIso)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Extends a lease this caller still holds. */
@@ -168,20 +119,12 @@ export async function renewReplyLease(db: Db, threadId: string, leaseId: string,
 
 /** Frees the lease (only if still ours) and records the thread's activity time. */
 export async function releaseReplyLease(db: Db, threadId: string, leaseId: string, nowIso: string): Promise<void> {
-  const release = compiledOnce(
-    db,
-    'chatLeaseRelease',
-    (now, thread, lease) =>
-      db
-        .updateTable('chat_threads')
-        // Nulls written as SQL, not bound: compiledOnce binds only the call's values.
-        .set({ reply_lock_id: sql<null>`null`, reply_lock_until: sql<null>`null`, updated_at: now })
-        .where('id', '=', thread)
-        .where('reply_lock_id', '=', lease)
-        .compile(),
-    [nowIso, threadId, leaseId],
-  );
-  await db.executeQuery(release);
+  await db
+    .updateTable('chat_threads')
+    .set({ reply_lock_id: null, reply_lock_until: null, updated_at: nowIso })
+    .where('id', '=', threadId)
+    .where('reply_lock_id', '=', leaseId)
+    .execute();
 }
 
 /**
@@ -288,14 +231,11 @@ export interface ThreadRead {
   overrides: ChatLimitOverrides | undefined;
   /** The thread's messages in order. */
   messages: ChatMessageRow[];
-  /** With a session probe: the caller's session as the same statement saw it (undefined: not active). */
-  session?: ActiveSession;
 }
 
-/** The thread with its participant's completion, the experiment's chat limits, the messages and the session. */
-function threadStatement(db: Db, byId: boolean, userId: string, key: string, probe: SessionProbe | null) {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  const message = jsonArray(pg, jsonObject(pg, 'm', MESSAGE_COLUMNS));
+/** The thread with its participant's completion, the experiment's chat limits and the messages. */
+function threadStatement(db: Db, p: { userId: string; threadId?: string; experimentId?: string }) {
+  const message = jsonArray(db, jsonObject(db, 'm', MESSAGE_COLUMNS));
   const query = db
     .selectFrom('chat_threads as t')
     .leftJoin('assignments as a', (join) =>
@@ -306,39 +246,26 @@ function threadStatement(db: Db, byId: boolean, userId: string, key: string, pro
     .select(['a.completed_at as p_completed_at', 'e.id as e_id'])
     .select(Object.values(CHAT_LIMIT_COLUMN).map((c) => `e.${c}` as const))
     .select(sql<unknown>`(select ${message} from chat_messages m where m.thread_id = t.id)`.as('f_messages'))
-    .$if(probe !== null, (q) => q.select((probe ? activeSessionColumn(probe) : sql<unknown>`null`).as('f_session')))
-    .where('t.user_id', '=', userId);
-  return (byId ? query.where('t.id', '=', key) : query.where('t.experiment_id', '=', key)).compile();
+    .where('t.user_id', '=', p.userId);
+  if (p.threadId !== undefined) return query.where('t.id', '=', p.threadId).compile();
+  return query.where('t.experiment_id', '=', p.experimentId ?? '').compile();
 }
+
+const threadById = hotRead('chatThreadById', ['userId', 'threadId'], threadStatement);
+const threadOfExperiment = hotRead('chatThreadOfExperiment', ['userId', 'experimentId'], threadStatement);
 
 /**
  * The thread (by id and owner, or by participant and experiment), the participant's completion, the
- * experiment's chat limits and the thread's messages, in one statement; undefined when there is no such
- * thread. With a probe it also reads the caller's session (a folded session check, auth/session-check.ts).
+ * experiment's chat limits and the thread's messages, in one statement; undefined when there is no such thread.
  */
 export async function readThread(
   db: Db,
   find: { threadId: string; userId: string } | { userId: string; experimentId: string },
-  probe: SessionProbe | null = null,
 ): Promise<ThreadRead | undefined> {
-  // Built once per dialect and variant (db/compiled-once.ts, docs/decisions/0060). Parameters in the
-  // statement's order: the session's (in the select list), then the participant's and the thread's or experiment's.
-  const byId = 'threadId' in find;
-  const key = byId ? find.threadId : find.experimentId;
-  const name = `chatThread${byId ? 'ById' : 'OfExperiment'}${probe ? 'WithSession' : ''}`;
-  const { rows } = await db.executeQuery(
-    probe
-      ? compiledOnce(db, name, (sessionId, now, user, k) => threadStatement(db, byId, user, k, { sessionId, now }), [
-          probe.sessionId,
-          probe.now,
-          find.userId,
-          key,
-        ])
-      : compiledOnce(db, name, (user, k) => threadStatement(db, byId, user, k, null), [find.userId, key]),
-  );
+  const rows = 'threadId' in find ? await threadById(db, find) : await threadOfExperiment(db, find);
   const row = rows[0];
   if (!row) return undefined;
-  const { p_completed_at, e_id, f_messages, f_session, ...rest } = row;
+  const { p_completed_at, e_id, f_messages, ...rest } = row;
   const thread: ChatThreadRow = {
     id: rest.id,
     user_id: rest.user_id,
@@ -359,6 +286,5 @@ export async function readThread(
     completedAt: p_completed_at ?? null,
     overrides: e_id === null ? undefined : toChatLimitOverrides(rest),
     messages: parsed<ChatMessageRow[]>(f_messages).sort((a, b) => a.position - b.position),
-    ...(probe ? { session: toActiveSession(f_session) } : {}),
   };
 }

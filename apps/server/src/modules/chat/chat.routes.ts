@@ -12,7 +12,7 @@ import {
   type ChatContext,
 } from './chat.service.js';
 import { openEventStream, type StreamOptions } from './chat.stream.js';
-import { PartialSaver, SAVES_PER_STATEMENT } from './partial-saver.js';
+import { PartialSaver, savesPerStatement } from './partial-saver.js';
 import { recordBlockedPaste } from './paste.service.js';
 
 /** A reply lease lapses this long after its last renewal: a crashed holder is noticed within it. */
@@ -41,7 +41,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
       ctx.deps.clock,
       PERSIST_MS,
       (error) => app.log.error({ err: error }, 'could not save the replies so far'),
-      SAVES_PER_STATEMENT[ctx.deps.database.dialect],
+      savesPerStatement(ctx.deps.database),
     ),
     pollMs: INITIAL_POLL_MS,
     // A live first request may take as long as the model's time-out after its retries.
@@ -49,8 +49,6 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     log: app.log,
   };
   const guards = [ctx.guards.requireUser];
-  // The thread read (or the journey write) checks the caller's session too (docs/decisions/0058).
-  const folded = [ctx.guards.requireUserFolded];
   // A stream is idle (and ended) only after the model has had its whole time-out and retries, and more.
   const stream: StreamOptions = {
     heartbeatMs: HEARTBEAT_MS,
@@ -61,28 +59,22 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     recordBlockedPaste(ctx.deps, caller(request).userId, request.body),
   );
 
-  route(app, chatRoutes.initiate, { guards: folded }, (request) => {
-    const { userId, session } = caller(request);
-    return initiateChat(chat, userId, request.body.experimentId, session);
-  });
+  route(app, chatRoutes.initiate, { guards }, (request) =>
+    initiateChat(chat, caller(request).userId, request.body.experimentId),
+  );
 
-  // A stream is sent from inside the handler: its session check is finished before it opens.
-  route(app, chatRoutes.initialMessage, { guards: folded }, async (request, reply) => {
-    const { userId, session } = caller(request);
-    const run = await prepareInitialMessage(chat, userId, request.params.threadId, session);
-    await session.finish();
+  // A stream is sent from inside the handler, once what could refuse the request has been checked.
+  route(app, chatRoutes.initialMessage, { guards }, async (request, reply) => {
+    const run = await prepareInitialMessage(chat, caller(request).userId, request.params.threadId);
     await run(openEventStream(reply, stream));
   });
 
-  route(app, chatRoutes.sendMessage, { guards: folded }, async (request, reply) => {
-    const { userId, session } = caller(request);
-    const run = await prepareReply(chat, userId, request.params.threadId, request.body.message, session);
-    await session.finish();
+  route(app, chatRoutes.sendMessage, { guards }, async (request, reply) => {
+    const run = await prepareReply(chat, caller(request).userId, request.params.threadId, request.body.message);
     await run(openEventStream(reply, stream));
   });
 
-  route(app, chatRoutes.messages, { guards: folded }, (request) => {
-    const { userId, session } = caller(request);
-    return getThreadMessages(chat, userId, request.params.threadId, session);
-  });
+  route(app, chatRoutes.messages, { guards }, (request) =>
+    getThreadMessages(chat, caller(request).userId, request.params.threadId),
+  );
 }

@@ -19,7 +19,6 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { closeChat } from './chat-journey.js';
@@ -37,7 +36,7 @@ import {
   experimentSpentUsd,
   insertMessage,
   insertMessages,
-  threadInsert,
+  insertThreadIfAbsent,
   listThreadMessages,
   markStreamingInterrupted,
   readThread,
@@ -101,16 +100,14 @@ async function stateOf(ctx: ChatContext, read: ThreadRead): Promise<{ state: Thr
   };
 }
 
-/** The caller's own thread; a pending session check is settled by the same read (401 or 403 when refused). */
+/** The caller's own thread (404 for another's, or none). */
 async function ownThread(
   ctx: ChatContext,
   userId: string,
   threadId: string,
-  session?: SessionCheck,
 ): Promise<{ state: ThreadState; rows: ChatMessageRow[] }> {
-  const read = await readThread(ctx.deps.database.db, { threadId, userId }, session?.probe ?? null);
+  const read = await readThread(ctx.deps.database.db, { threadId, userId });
   if (!read) throw notFound(THREAD_NOT_FOUND);
-  session?.settle(read.session);
   return stateOf(ctx, read);
 }
 
@@ -183,27 +180,22 @@ export async function initiateChat(
   ctx: ChatContext,
   userId: string,
   experimentId: string,
-  session?: SessionCheck,
 ): Promise<InitiateReply> {
   await journeyWrite(
     ctx.deps,
-    { userId, experimentId, write: { kind: 'chat_start' }, session },
+    { userId, experimentId, write: { kind: 'chat_start' } },
     {
       repeat: async () => undefined,
-      apply: async ({ trx, state, now, writeWithEvent }) => {
+      apply: async ({ trx, state, now }) => {
         const condition = state.records.condition;
         if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
         const id = ctx.deps.newId();
         const iso = now.toISOString();
         const thread = { id, userId, experimentId, condition, title: threadTitle(condition, iso), now: iso };
-        // With its event: one statement on PostgreSQL. The gate's lock and its repeat check (a thread already
-        // started is a repeat) mean the insert always finds no thread; if it ever did, the write is refused whole.
-        const [written] = await writeWithEvent(threadInsert(trx, thread), {
-          type: 'chat_started',
-          data: { threadId: id },
-        });
-        if (!written) throw new Error('the chat thread was not inserted');
-        return { result: undefined, eventWritten: true };
+        // The gate's lock and its repeat check (a thread already started is a repeat) mean the insert always
+        // finds no thread; if it ever did, the write is refused whole.
+        if (!(await insertThreadIfAbsent(trx, thread))) throw new Error('the chat thread was not inserted');
+        return { result: undefined, event: { type: 'chat_started', data: { threadId: id } } };
       },
     },
   );
@@ -223,9 +215,8 @@ export async function getThreadMessages(
   ctx: ChatContext,
   userId: string,
   threadId: string,
-  session?: SessionCheck,
 ): Promise<ThreadMessagesReply> {
-  const read = await ownThread(ctx, userId, threadId, session);
+  const read = await ownThread(ctx, userId, threadId);
   const { state } = read;
   const rows = await settleDeadReplies(ctx, state.thread, read.rows);
   return {
@@ -276,10 +267,9 @@ export async function prepareInitialMessage(
   ctx: ChatContext,
   userId: string,
   threadId: string,
-  session?: SessionCheck,
 ): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const first = await ownThread(ctx, userId, threadId, session);
+  const first = await ownThread(ctx, userId, threadId);
   const { state } = first;
   const { thread } = state;
   const maxPolls = Math.ceil(ctx.maxWaitMs / ctx.pollMs);
@@ -337,10 +327,9 @@ export async function prepareReply(
   userId: string,
   threadId: string,
   message: string,
-  session?: SessionCheck,
 ): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
-  const { state, rows: before } = await ownThread(ctx, userId, threadId, session);
+  const { state, rows: before } = await ownThread(ctx, userId, threadId);
   const { thread } = state;
   const closure = await closureOf(ctx, state, before);
   if (closure) throw chatClosed(closure);

@@ -3,12 +3,14 @@ import type { DB } from '../../db/schema.js';
 import { updateStreamingContents } from './chat.repository.js';
 
 /**
- * Replies one statement saves at most. On SQLite a statement runs on the event loop and holds every stream
- * while it runs, and its `case id when ...` costs more than linearly: 200 replies in one statement held the loop
- * 6-17 ms, 25 replies about 0.2 ms (docs/decisions/0065). On PostgreSQL the statement runs in the database, so one
- * statement a save is kept (two parameters a reply, well inside its limit).
+ * Replies one statement saves at most. Where statements run on the event loop (SQLite) a statement holds every
+ * stream while it runs, and its `case id when ...` costs more than linearly: 200 replies in one statement held the
+ * loop 6-17 ms, 25 replies about 0.2 ms (docs/decisions/0065). Where they run in the database server (PostgreSQL),
+ * one statement a save is kept (two parameters a reply, well inside its limit).
  */
-export const SAVES_PER_STATEMENT = { sqlite: 25, postgres: 500 } as const;
+export function savesPerStatement(database: { runsOnEventLoop: boolean }): number {
+  return database.runsOnEventLoop ? 25 : 500;
+}
 
 /** Lets the event loop serve what is waiting (tokens, requests) between two statements of one save. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -38,7 +40,7 @@ export class PartialSaver {
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void,
     /** Replies a statement saves at most; the statements of one save run in turns of the event loop of their own. */
-    private readonly perStatement: number = SAVES_PER_STATEMENT.postgres,
+    private readonly perStatement: number = 500,
   ) {
     this.savedAt = clock().getTime();
   }

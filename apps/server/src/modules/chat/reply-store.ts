@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type CompiledQuery, type Kysely, type Updateable } from 'kysely';
-import { asOneStatement } from '../../db/one-statement.js';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import { atomicWrites } from '../../db/atomic-writes.js';
 import type { ChatMessagesTable, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
 import { participantEventInsert, type ParticipantEvent } from '../journey/journey-events.repository.js';
@@ -19,8 +19,11 @@ export interface FinishedReply {
   chatComplete: ParticipantEvent | null;
 }
 
-function statements(db: Kysely<DB>, reply: FinishedReply): [CompiledQuery, CompiledQuery, ...CompiledQuery[]] {
-  const message = db.updateTable('chat_messages').set(reply.changes).where('id', '=', reply.messageId).compile();
+/**
+ * Stores a finished reply atomically (db/atomic-writes.ts: one statement on PostgreSQL, docs/decisions/0069, one
+ * transaction on SQLite). Returns the thread's tokens used after it (0 when the thread is gone).
+ */
+export async function storeFinishedReply(db: Kysely<DB>, reply: FinishedReply): Promise<number> {
   const usage = db
     .updateTable('chat_threads')
     .set({
@@ -30,25 +33,8 @@ function statements(db: Kysely<DB>, reply: FinishedReply): [CompiledQuery, Compi
     .where('id', '=', reply.threadId)
     .returning('tokens_used')
     .compile();
-  return reply.chatComplete ? [message, usage, participantEventInsert(db, reply.chatComplete)] : [message, usage];
-}
-
-/**
- * Stores a finished reply atomically: one statement on PostgreSQL (db/one-statement.ts, docs/decisions/0069),
- * one transaction on SQLite. Returns the thread's tokens used after it (0 when the thread is gone).
- */
-export async function storeFinishedReply(db: Kysely<DB>, reply: FinishedReply): Promise<number> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await db.executeQuery(
-      asOneStatement<{ tokens_used: number | string }>(statements(db, reply), 'select tokens_used from w1'),
-    );
-    return rows[0] ? toNumber(rows[0].tokens_used) : 0;
-  }
-  return db.transaction().execute(async (trx) => {
-    const [message, usage, ...event] = statements(trx, reply);
-    await trx.executeQuery(message);
-    const { rows } = await trx.executeQuery(usage as CompiledQuery<{ tokens_used: number | string }>);
-    for (const statement of event) await trx.executeQuery(statement);
-    return rows[0] ? toNumber(rows[0].tokens_used) : 0;
-  });
+  const message = db.updateTable('chat_messages').set(reply.changes).where('id', '=', reply.messageId).compile();
+  const event = reply.chatComplete ? [participantEventInsert(db, reply.chatComplete)] : [];
+  const [row] = await atomicWrites<{ tokens_used: number | string }>(db, [usage, message, ...event]);
+  return row ? toNumber(row.tokens_used) : 0;
 }

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { PATHWAY_CODE_KEY, PATHWAYS, type CodeKey, type CompletionCodes, type Pathway } from '@studychat/contracts';
-import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB } from '../../db/schema.js';
 
 // Completion codes, one row per experiment and pathway (docs/decisions/0046). The API names them by the
@@ -27,36 +26,24 @@ export async function findCompletionCodes(
   return byExperiment;
 }
 
-/**
- * Whether the experiment exists and the code configured for one pathway (null when unset), in one statement.
- * Built once per dialect (db/compiled-once.ts): read on each completion code request.
- */
+/** Whether the experiment exists and the code configured for one pathway (null when unset), in one statement. */
 export async function findExperimentCode(
   db: Kysely<DB>,
   experimentId: string,
   pathway: Pathway,
 ): Promise<{ experimentExists: boolean; code: string | null }> {
-  const { rows } = await db.executeQuery(
-    compiledOnce<{ code: string | null }>(
-      db,
-      'experimentCompletionCode',
-      (path, id) =>
-        db
-          .selectFrom('experiments as e')
-          .select((eb) =>
-            eb
-              .selectFrom('completion_codes as c')
-              .select('c.code')
-              .whereRef('c.experiment_id', '=', 'e.id')
-              .where('c.pathway', '=', path)
-              .as('code'),
-          )
-          .where('e.id', '=', id)
-          .compile(),
-      [pathway, experimentId],
-    ),
-  );
-  const row = rows[0];
+  const row = await db
+    .selectFrom('experiments as e')
+    .select((eb) =>
+      eb
+        .selectFrom('completion_codes as c')
+        .select('c.code')
+        .whereRef('c.experiment_id', '=', 'e.id')
+        .where('c.pathway', '=', pathway)
+        .as('code'),
+    )
+    .where('e.id', '=', experimentId)
+    .executeTakeFirst();
   return { experimentExists: row !== undefined, code: row?.code ?? null };
 }
 

@@ -82,8 +82,7 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
     { ...admin, audit: { action: 'logins.view', target: (request) => experiment(request.params.id) } },
     (request) => listStudyLogins(deps, request.params.id),
   );
-  // The participant's journey read checks the session too (0058).
-  route(app, experimentRoutes.completionCode, { guards: [guards.requireUserFolded] }, (request) =>
+  route(app, experimentRoutes.completionCode, { guards: [guards.requireUser] }, (request) =>
     getCompletionCode(deps, caller(request), request.params.id, request.query.pathway),
   );
 }

@@ -139,7 +139,7 @@ async function participantCode(
   experimentId: string,
   pathway: Pathway,
 ): Promise<string | null> {
-  const earned = await earnedCode(deps, requester.userId, experimentId, pathway, requester.session);
+  const earned = await earnedCode(deps, requester.userId, experimentId, pathway);
   if (earned) return earned.code;
   if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   throw pathwayNotEarned(pathway);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GeneratedCredential, StudyLoginsReply } from '@studychat/contracts';
-import { Migrator, PostgresAdapter, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../../db/migrations/index.js';
+import { migrateTo, migrateToLatest } from '../../db/migrator.js';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { createTestDatabase, dropTestSchemas, TEST_DIALECTS } from '../../../test/databases.js';
 import { at, buildExperiment, buildUser } from '../../../test/factories.js';
@@ -121,16 +120,7 @@ describe.each(TEST_DIALECTS)('study-logins migration on %s', (dialect) => {
   it('fills in the logins generated before it from their metadata', async () => {
     const database = await createTestDatabase(dialect, { migrate: false });
     const db = database.db;
-    let schema: string | undefined;
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      schema = (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s;
-    }
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
-    expect((await migrator.migrateTo('2026-11-20-initial')).error).toBeUndefined();
+    expect((await migrateTo(db, '2026-11-20-initial')).error).toBeUndefined();
 
     const experiment = buildExperiment();
     await db.insertInto('experiments').values(experiment).execute();
@@ -144,7 +134,7 @@ describe.each(TEST_DIALECTS)('study-logins migration on %s', (dialect) => {
     const admin = buildUser({ metadata: meta(String(experiment.id)), is_admin: true });
     await db.insertInto('users').values([login, elsewhere, plain, broken, admin]).execute();
 
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect((await migrateToLatest(db)).error).toBeUndefined();
     const rows = await db.selectFrom('study_logins').selectAll().execute();
     expect(rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }))).toEqual([
       { user_id: login.id, experiment_id: experiment.id, batch_id: batchId, created_at: at(1) },

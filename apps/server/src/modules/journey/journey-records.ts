@@ -5,7 +5,6 @@ import { toMillis } from '../../db/values.js';
 import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from '../chat/chat-facts.js';
 import { toAssignment } from '../participants/assignment.mapper.js';
 import { toSurveyFacts, type SurveyFacts } from '../surveys/survey-answers.js';
-import type { SessionCheck } from '../auth/session-check.js';
 import { readJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
 import { computeStep, type JourneyPosition, type JourneyRecords } from './journey-steps.js';
 
@@ -66,18 +65,13 @@ export function toFacts(rows: JourneyFactRows, study: StudyDefinition): JourneyF
   };
 }
 
-/**
- * The participant's facts and step in one read (journey-facts.repository.ts); undefined before they joined.
- * A pending session check is settled by the same read (401 or 403 when refused).
- */
+/** The participant's facts and step in one read (journey-facts.repository.ts); undefined before they joined. */
 export async function readJourneyState(
   db: Kysely<DB>,
   study: StudyDefinition,
   userId: string,
   experimentId: string,
-  session?: SessionCheck,
 ): Promise<JourneyState | undefined> {
-  const rows = await readJourneyFacts(db, userId, experimentId, session?.probe ?? null);
-  if (rows && session) session.settle(rows.session);
+  const rows = await readJourneyFacts(db, userId, experimentId);
   return rows && toState(toFacts(rows, study), study);
 }

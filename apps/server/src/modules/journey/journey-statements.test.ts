@@ -5,9 +5,10 @@ import { TEST_DIALECTS } from '../../../test/databases.js';
 import { readJourneyFacts } from './journey-facts.repository.js';
 import { COMPLETE_CHAT, createExperiment, participantAt, send, surveyBody } from '../participants/journey.fixtures.js';
 
-// Statements per request on the participant's hot paths (issue 16, `npm run bench:journey`): the journey's
-// facts and the chat's thread are each one read; a write re-reads nothing it wrote. The auth guard's own
-// statements (the session check, the last-seen touch) are left out: they are counted in session-cache.test.ts.
+// Statements per request on the participant's hot paths, pinned (DESIGN.md section 6): a change that adds one
+// to a hot path fails here and says why in its own change. The journey's facts and the chat's thread are each
+// one read; a write re-reads the journey inside its transaction only when its reply carries it. The auth guard's
+// own statements (the session check, the last-seen touch) are left out: they are counted in session-cache.test.ts.
 const GUARD = /from "sessions"|update "users" set "last_seen_at"/;
 const FACT_TABLES = /"?(assignments|survey_responses|section_views|chat_threads|chat_messages)"? /;
 
@@ -90,24 +91,22 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(statements[0]).toMatch(/from completion_codes c/);
   });
 
+  // PostgreSQL locks the participant's row with a statement of its own; SQLite runs one writer at a time.
+  const lock = dialect === 'postgres' ? 1 : 0;
+
   it('a journey write: the facts after the lock, its row and its event, in one transaction', async () => {
     const { user, experimentId } = await participant('assigned');
     const statements = await statementsOf(() =>
       send(t(), user, 'POST', '/api/participants/sections/open', { experimentId, sectionIndex: 0 }),
     );
-    const lock = dialect === 'postgres' ? 1 : 0;
     expect(statements.filter((s) => /^select/i.test(s) && FACT_TABLES.test(s))).toHaveLength(1 + lock);
-    // PostgreSQL: BEGIN, lock, facts, the row and its event in one statement (a data-modifying CTE), COMMIT.
-    // SQLite: BEGIN, facts, row, event, COMMIT.
-    expect(statements).toHaveLength(5);
-    if (dialect === 'postgres') {
-      expect(
-        statements.filter((s) => /^with w0 as \(insert into "section_views".*insert into "journey_events"/i.test(s)),
-      ).toHaveLength(1);
-    }
+    // BEGIN, (lock), facts, the row, its event, COMMIT.
+    expect(statements).toHaveLength(5 + lock);
+    expect(statements[0]).toMatch(/^begin/i);
+    expect(statements.at(-1)).toMatch(/^commit/i);
   });
 
-  it('finishing a section and opening the next: one write, six statements on PostgreSQL, seven on SQLite', async () => {
+  it('finishing a section and opening the next: one write', async () => {
     const { user, experimentId } = await participant('assigned');
     await send(t(), user, 'POST', '/api/participants/sections/open', { experimentId, sectionIndex: 0 });
     t().clock.advance(60_000);
@@ -119,18 +118,17 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
         hiddenSeconds: 0,
       }),
     );
-    // PostgreSQL: BEGIN, lock, facts, the finish with its event, the next opening with its event, COMMIT.
-    // SQLite: BEGIN, facts, finish, event, opening, event, COMMIT. Opening apart was five more and a request.
-    expect(statements).toHaveLength(dialect === 'postgres' ? 6 : 7);
+    // BEGIN, (lock), facts, finish, its event, opening, its event, COMMIT. Opening apart was more and a request.
+    expect(statements).toHaveLength(7 + lock);
     expect(statements.filter((s) => /insert into "journey_events"/i.test(s))).toHaveLength(2);
     expect(statements.filter((s) => /insert into "section_views"/i.test(s))).toHaveLength(1);
   });
 
   it.each([
-    ['consent', 'joined'],
-    ['a survey', 'consented'],
-    ['completion', 'post'],
-  ] as const)('%s: its row and its event written together, five statements in all', async (_, at) => {
+    ['consent', 'joined', true],
+    ['a survey', 'consented', true],
+    ['completion', 'post', false],
+  ] as const)('%s: its row and its event in one transaction, the journey after it read inside', async (_, at, leads) => {
     const { user, experimentId } = await participant(at);
     const study = await t().deps.studies(experimentId);
     const write = {
@@ -147,44 +145,28 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     }[at];
     let response: LightMyRequestResponse | undefined;
     const statements = await statementsOf(async () => (response = await write()));
-    // Consent and the entry answer lead to the next page: their reply carries the journey (decision 0068), made
-    // from the facts read under the lock and the write's own row (0070), with no read after the commit.
-    expect(statements).toHaveLength(5);
     expect(response?.statusCode).toBe(200);
-    if (at !== 'post') expect(response?.json()).toHaveProperty('journey');
-    // PostgreSQL: BEGIN, lock, facts, the write and its event (a data-modifying CTE), COMMIT.
-    // SQLite (one writer at a time, no lock): BEGIN, facts, write, event, COMMIT. Nothing before:
-    // the experiment is read only when there is no assignment, the completion code inside the update.
+    // BEGIN, (lock), facts, the write, its event, (the journey after it, for a write that leads to the next
+    // page: decision 0068), COMMIT. Nothing before: the experiment is read only when there is no assignment,
+    // the completion code inside the update.
+    expect(statements).toHaveLength(5 + lock + (leads ? 1 : 0));
+    if (leads) expect(response?.json()).toHaveProperty('journey');
     expect(statements[0]).toMatch(/^begin/i);
-    expect(statements[4]).toMatch(/^commit/i);
-    const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
-    expect(events).toHaveLength(1);
-    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \((update|insert)/i);
-    else expect(events[0]).toMatch(/^insert into "journey_events"/i);
+    expect(statements.at(-1)).toMatch(/^commit/i);
+    expect(statements.filter((s) => /insert into "journey_events"/i.test(s))).toHaveLength(1);
+    expect(statements.filter((s) => /json_group_array|json_agg/i.test(s))).toHaveLength(leads ? 2 : 1);
   });
 
-  it('the condition assignment: the condition and its event written together', async () => {
+  it('the condition assignment: the condition and its event in one transaction, with the journey after it', async () => {
     const { user, experimentId } = await participant('pre');
+    const response = await send(t(), user, 'POST', '/api/participants/assign-condition', { experimentId });
+    expect(response.json()).toHaveProperty('journey.step', 'sections');
+    const other = await participant('pre');
     const statements = await statementsOf(() =>
-      send(t(), user, 'POST', '/api/participants/assign-condition', { experimentId }),
+      send(t(), other.user, 'POST', '/api/participants/assign-condition', { experimentId: other.experimentId }),
     );
-    const events = statements.filter((s) => /insert into "journey_events"/i.test(s));
-    expect(events).toHaveLength(1);
-    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \(update "assignments"/i);
-    else expect(events[0]).toMatch(/^insert into "journey_events"/i);
-  });
-
-  it('a write whose reply carries the journey reads nothing after its commit (RETURNING and the facts under the lock)', async () => {
-    const { user, experimentId } = await participant('joined');
-    const consent = await statementsOf(() => send(t(), user, 'POST', '/api/participants/consent', { experimentId }));
-    expect(consent.at(-1)).toMatch(/^commit/i);
-    // One facts read (the lock on PostgreSQL is a statement of its own, before it).
-    expect(consent.filter((s) => /json_group_array|json_agg/i.test(s))).toHaveLength(1);
-    const pre = await participant('pre');
-    const assign = await statementsOf(() =>
-      send(t(), pre.user, 'POST', '/api/participants/assign-condition', { experimentId: pre.experimentId }),
-    );
-    expect(assign.at(-1)).toMatch(/^commit/i);
+    expect(statements.filter((s) => /insert into "journey_events"/i.test(s))).toHaveLength(1);
+    expect(statements.at(-1)).toMatch(/^commit/i);
   });
 
   it('a chat message: the thread with its limits, completion and messages in one read, both rows in one insert', async () => {
@@ -203,13 +185,13 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(reads.filter((s) => FACT_TABLES.test(s))).toHaveLength(2);
     expect(reads).toHaveLength(2);
     expect(statements.filter((s) => /^insert into "chat_messages"/i.test(s))).toHaveLength(1);
-    // The finished reply and the thread's totals stored together: one statement on PostgreSQL, no transaction
-    // (decision 0069); SQLite: BEGIN, the reply, the totals, COMMIT.
-    const stored = statements.filter((s) => /^(with w0 as \()?update "chat_messages" set "content"/i.test(s));
+    // The finished reply and the thread's totals stored together (db/atomic-writes.ts): one statement on
+    // PostgreSQL, no transaction (decision 0069); SQLite: BEGIN, the totals, the reply, COMMIT.
+    const stored = statements.filter((s) => /update "chat_messages" set "content"/i.test(s));
     expect(stored).toHaveLength(1);
     if (dialect === 'postgres') {
       expect(stored[0]).toMatch(
-        /^with w0 as \(update "chat_messages" .*, w1 as \(update "chat_threads" set "tokens_used"/i,
+        /^with w0 as \(update "chat_threads" set "tokens_used".*, w1 as \(update "chat_messages" /i,
       );
       expect(statements.filter((s) => /^(begin|commit)/i.test(s))).toEqual([]);
     } else {
@@ -233,7 +215,7 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(events).toHaveLength(1);
     // The event finds the assignment itself: no read of it of its own.
     expect(statements.filter((s) => /^select \* from "assignments"/i.test(s))).toEqual([]);
-    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \(update "chat_messages"/i);
+    if (dialect === 'postgres') expect(events[0]).toMatch(/^with w0 as \(update "chat_threads"/i);
     else expect(events[0]).toMatch(/^insert into "journey_events" .*\(select "id" from "assignments"/i);
     const journey = await send(t(), user, 'GET', `/api/participants/journey/${experimentId}`);
     expect(journey.json<{ step: string }>().step).toBe('post_survey');

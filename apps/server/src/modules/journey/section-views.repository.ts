@@ -1,5 +1,4 @@
-import type { CompiledQuery, Kysely } from 'kysely';
-import { compiledOnce } from '../../db/compiled-once.js';
+import type { Kysely } from 'kysely';
 import type { DB, SectionViewRow } from '../../db/schema.js';
 
 /** The participant's section records in this assignment, by section index. */
@@ -13,71 +12,32 @@ export function listSectionViews(db: Kysely<DB>, assignmentId: string): Promise<
 }
 
 /** A section's record as it is opened (nothing finished yet). */
-export type OpenedSectionView = SectionViewRow & { finished_at: null; visible_seconds: null; hidden_seconds: null };
+export type OpenedSectionView = SectionViewRow & {
+  opened_at: string;
+  finished_at: null;
+  visible_seconds: null;
+  hidden_seconds: null;
+};
 
-/**
- * The insert of an opened section's record, returning its id: to run with the step's event
- * (StepContext.writeWithEvent). Built once per dialect (db/compiled-once.ts).
- */
-export function sectionViewInsert(db: Kysely<DB>, row: OpenedSectionView): CompiledQuery<{ id: string }> {
-  return compiledOnce(
-    db,
-    'sectionViewInsert',
-    (id, assignmentId, userId, experimentId, condition, sectionIndex, sectionId, minSeconds, openedAt, versionId) =>
-      db
-        .insertInto('section_views')
-        .values({
-          id,
-          assignment_id: assignmentId,
-          user_id: userId,
-          experiment_id: experimentId,
-          condition,
-          section_index: sectionIndex as unknown as number,
-          section_id: sectionId,
-          min_seconds: minSeconds as unknown as number,
-          opened_at: openedAt,
-          study_version_id: versionId,
-        })
-        .returning('id')
-        .compile(),
-    [
-      row.id,
-      row.assignment_id,
-      row.user_id,
-      row.experiment_id,
-      row.condition,
-      row.section_index,
-      row.section_id,
-      row.min_seconds,
-      row.opened_at,
-      row.study_version_id,
-    ],
-  );
+/** Stores an opened section's record. */
+export async function insertSectionView(db: Kysely<DB>, row: OpenedSectionView): Promise<void> {
+  await db.insertInto('section_views').values(row).execute();
 }
 
-/**
- * The update that finishes a section's record, returning its id: to run with the step's event
- * (StepContext.writeWithEvent). Built once per dialect.
- */
-export function sectionViewFinish(
+/** Finishes a section's record; whether it was found. */
+export async function finishSectionView(
   db: Kysely<DB>,
   id: string,
   finish: { finishedAt: string; visibleSeconds: number; hiddenSeconds: number },
-): CompiledQuery<{ id: string }> {
-  return compiledOnce(
-    db,
-    'sectionViewFinish',
-    (finishedAt, visibleSeconds, hiddenSeconds, viewId) =>
-      db
-        .updateTable('section_views')
-        .set({
-          finished_at: finishedAt,
-          visible_seconds: visibleSeconds as unknown as number,
-          hidden_seconds: hiddenSeconds as unknown as number,
-        })
-        .where('id', '=', viewId)
-        .returning('id')
-        .compile(),
-    [finish.finishedAt, finish.visibleSeconds, finish.hiddenSeconds, id],
-  );
+): Promise<boolean> {
+  const result = await db
+    .updateTable('section_views')
+    .set({
+      finished_at: finish.finishedAt,
+      visible_seconds: finish.visibleSeconds,
+      hidden_seconds: finish.hiddenSeconds,
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

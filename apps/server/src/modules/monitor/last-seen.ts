@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB } from '../../db/schema.js';
 
 /** At most one last-seen write per participant per this many milliseconds (docs/decisions/0030). */
@@ -39,21 +38,11 @@ export class LastSeen {
     if (this.written.size >= REMEMBERED_MAX) this.written.clear();
     this.written.set(userId, now.getTime());
     const cutoff = new Date(now.getTime() - this.intervalMs).toISOString();
-    const db = this.db;
-    // Built once per dialect (db/compiled-once.ts).
-    await db.executeQuery(
-      compiledOnce(
-        db,
-        'lastSeenTouch',
-        (at, id, before) =>
-          db
-            .updateTable('users')
-            .set({ last_seen_at: at })
-            .where('id', '=', id)
-            .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', before)]))
-            .compile(),
-        [now.toISOString(), userId, cutoff],
-      ),
-    );
+    await this.db
+      .updateTable('users')
+      .set({ last_seen_at: now.toISOString() })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<', cutoff)]))
+      .execute();
   }
 }

@@ -1,15 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
-import type { SessionCheck } from '../auth/session-check.js';
 import { findAssignment } from './assignments.repository.js';
 
 /** Who is asking: the authenticated caller. */
 export interface Requester {
   userId: string;
   isAdmin: boolean;
-  /** The caller's session check when a statement of the service may settle it (auth/session-check.ts). */
-  session?: SessionCheck;
 }
 
 export const NO_PARTICIPATION =

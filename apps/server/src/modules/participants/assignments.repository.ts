@@ -1,104 +1,46 @@
-import {
-  PostgresAdapter,
-  type CompiledQuery,
-  type Insertable,
-  type Kysely,
-  type SelectQueryBuilder,
-  type Updateable,
-} from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Pathway } from '@studychat/contracts';
-import { compiledOnce } from '../../db/compiled-once.js';
+import { forKeyShare } from '../../db/dialect.js';
+import { hotRead } from '../../db/hot-read.js';
 import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
-import type { ActiveSession, SessionProbe } from '../auth/session-check.js';
-import { activeSessionColumn, toActiveSession } from '../auth/session.repository.js';
 
 /** What the completion status shows of an assignment. */
 export type CompletionColumns = Pick<AssignmentRow, 'completed_at' | 'completion_pathway' | 'completion_code'>;
 
-const fromAssignments = (db: Kysely<DB>) => db.selectFrom('assignments');
-
-/**
- * The participant's assignment in an experiment, with the columns `pick` selects: one statement per `name`, built
- * once per dialect (db/compiled-once.ts). Undefined before they joined.
- */
-async function participantAssignment<R>(
-  db: Kysely<DB>,
-  name: string,
-  pick: (query: ReturnType<typeof fromAssignments>) => SelectQueryBuilder<DB, 'assignments', R>,
-  userId: string,
-  experimentId: string,
-): Promise<R | undefined> {
-  const statement = compiledOnce(
-    db,
-    name,
-    (user, experiment) =>
-      pick(fromAssignments(db)).where('user_id', '=', user).where('experiment_id', '=', experiment).compile(),
-    [userId, experimentId],
-  );
-  return (await db.executeQuery(statement)).rows[0];
-}
+const completionRead = hotRead('findCompletion', ['userId', 'experimentId'], (db, p) =>
+  db
+    .selectFrom('assignments')
+    .select(['completed_at', 'completion_pathway', 'completion_code'])
+    .where('user_id', '=', p.userId)
+    .where('experiment_id', '=', p.experimentId)
+    .compile(),
+);
 
 /** The completion columns of the participant's assignment: every study page's status read, so only what it shows. */
-export function findCompletion(
+export async function findCompletion(
   db: Kysely<DB>,
   userId: string,
   experimentId: string,
 ): Promise<CompletionColumns | undefined> {
-  return participantAssignment(
-    db,
-    'findCompletion',
-    (q) => q.select(['completed_at', 'completion_pathway', 'completion_code']),
-    userId,
-    experimentId,
-  );
+  return (await completionRead(db, { userId, experimentId }))[0];
 }
+
+const assignmentRead = hotRead('findAssignment', ['userId', 'experimentId'], (db, p) =>
+  db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('user_id', '=', p.userId)
+    .where('experiment_id', '=', p.experimentId)
+    .compile(),
+);
 
 /** The participant's assignment in an experiment. */
-export function findAssignment(
+export async function findAssignment(
   db: Kysely<DB>,
   userId: string,
   experimentId: string,
 ): Promise<AssignmentRow | undefined> {
-  return participantAssignment(db, 'findAssignment', (q) => q.selectAll(), userId, experimentId);
-}
-
-/**
- * The assignment with the caller's session as the same statement saw it (a folded session check, docs/decisions
- * 0058): `session` undefined when it is not active. No row before the participant joined (the check stays pending).
- */
-export async function findAssignmentChecking(
-  db: Kysely<DB>,
-  userId: string,
-  experimentId: string,
-  probe: SessionProbe,
-): Promise<{ row: AssignmentRow; session: ActiveSession | undefined } | undefined> {
-  const found = await db
-    .selectFrom('assignments')
-    .selectAll()
-    .select(activeSessionColumn(probe).as('f_session'))
-    .where('user_id', '=', userId)
-    .where('experiment_id', '=', experimentId)
-    .executeTakeFirst();
-  if (!found) return undefined;
-  const { f_session, ...row } = found;
-  return { row, session: toActiveSession(f_session) };
-}
-
-/**
- * The assignment, locked for the rest of the transaction so one participant's journey writes run one at a
- * time: PostgreSQL locks the row (SELECT ... FOR UPDATE); SQLite already runs one writing transaction at once.
- */
-export function lockAssignment(
-  db: Kysely<DB>,
-  userId: string,
-  experimentId: string,
-): Promise<AssignmentRow | undefined> {
-  const query = db
-    .selectFrom('assignments')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('experiment_id', '=', experimentId);
-  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+  return (await assignmentRead(db, { userId, experimentId }))[0];
 }
 
 export function findAssignmentById(db: Kysely<DB>, id: string): Promise<AssignmentRow | undefined> {
@@ -127,7 +69,6 @@ export function insertAssignmentOnce(
   db: Kysely<DB>,
   row: Insertable<AssignmentsTable>,
 ): Promise<AssignmentRow | undefined> {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   return db
     .insertInto('assignments')
     .values((eb) => {
@@ -135,7 +76,7 @@ export function insertAssignmentOnce(
         .selectFrom('experiments')
         .select('experiments.study_version_id')
         .where('experiments.id', '=', row.experiment_id);
-      return { ...row, study_version_id: pg ? pin.forKeyShare() : pin };
+      return { ...row, study_version_id: forKeyShare(db, pin) };
     })
     .onConflict((oc) => oc.columns(['user_id', 'experiment_id']).doNothing())
     .returningAll()
@@ -184,87 +125,60 @@ export function updateAssignmentIfUnset(
     .executeTakeFirst();
 }
 
-/**
- * Consent recorded on an assignment without it, returning the row (none: already recorded): to run with the
- * step's event (StepContext.writeWithEvent). Built once per dialect (db/compiled-once.ts).
- */
-export function assignmentConsentUpdate(db: Kysely<DB>, id: string, at: string): CompiledQuery<AssignmentRow> {
-  return compiledOnce(
-    db,
-    'assignmentConsent',
-    (given, consentAt, updatedAt, assignmentId) =>
-      db
-        .updateTable('assignments')
-        .set({ consent_given: given as unknown as boolean, consent_timestamp: consentAt, updated_at: updatedAt })
-        .where('id', '=', assignmentId)
-        .where('consent_timestamp', 'is', null)
-        .returningAll()
-        .compile(),
-    [true, at, at, id],
-  );
+/** Consent recorded on an assignment without it; the row as written (none: already recorded). */
+export function recordConsent(db: Kysely<DB>, id: string, at: string): Promise<AssignmentRow | undefined> {
+  return db
+    .updateTable('assignments')
+    .set({ consent_given: true, consent_timestamp: at, updated_at: at })
+    .where('id', '=', id)
+    .where('consent_timestamp', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
  * Completion recorded on an assignment without it, with the experiment's code for the pathway (read in the
- * same statement; null when unset), returning the row (none: already recorded): to run with the step's event.
- * "Intervention completed" is set for `complete` only. Built once per dialect.
+ * same statement; null when unset); the row as written (none: already recorded). "Intervention completed" is
+ * set for `complete` only.
  */
-export function assignmentCompletionUpdate(
+export function recordCompletionOf(
   db: Kysely<DB>,
   input: { id: string; experimentId: string; pathway: Pathway; at: string },
-): CompiledQuery<AssignmentRow> {
-  return compiledOnce(
-    db,
-    'assignmentCompletion',
-    (pathway, experimentId, codePathway, completedAt, interventionAt, updatedAt, assignmentId) =>
-      db
-        .updateTable('assignments')
-        .set((eb) => ({
-          completion_pathway: pathway,
-          completion_code: eb
-            .selectFrom('completion_codes')
-            .select('code')
-            .where('experiment_id', '=', experimentId)
-            .where('pathway', '=', codePathway),
-          completed_at: completedAt,
-          intervention_completed_timestamp: interventionAt,
-          updated_at: updatedAt,
-        }))
-        .where('id', '=', assignmentId)
-        .where('completed_at', 'is', null)
-        .returningAll()
-        .compile(),
-    [
-      input.pathway,
-      input.experimentId,
-      input.pathway,
-      input.at,
-      input.pathway === 'complete' ? input.at : null,
-      input.at,
-      input.id,
-    ],
-  );
+): Promise<AssignmentRow | undefined> {
+  return db
+    .updateTable('assignments')
+    .set((eb) => ({
+      completion_pathway: input.pathway,
+      completion_code: eb
+        .selectFrom('completion_codes')
+        .select('code')
+        .where('experiment_id', '=', input.experimentId)
+        .where('pathway', '=', input.pathway),
+      completed_at: input.at,
+      intervention_completed_timestamp: input.pathway === 'complete' ? input.at : null,
+      updated_at: input.at,
+    }))
+    .where('id', '=', input.id)
+    .where('completed_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }
 
-/**
- * The condition recorded on an assignment without one, returning the row (none: already assigned): to run
- * with the step's event (StepContext.writeWithEvent). Built once per dialect.
- */
-export function assignmentConditionUpdate(
+/** The condition recorded on an assignment without one; the row as written (none: already assigned). */
+export function recordCondition(
   db: Kysely<DB>,
   input: { id: string; condition: string; stratum: string; at: string },
-): CompiledQuery<AssignmentRow> {
-  return compiledOnce(
-    db,
-    'assignmentCondition',
-    (condition, stratum, assignedAt, updatedAt, assignmentId) =>
-      db
-        .updateTable('assignments')
-        .set({ assigned_condition: condition, stratum, condition_assigned_at: assignedAt, updated_at: updatedAt })
-        .where('id', '=', assignmentId)
-        .where('assigned_condition', 'is', null)
-        .returningAll()
-        .compile(),
-    [input.condition, input.stratum, input.at, input.at, input.id],
-  );
+): Promise<AssignmentRow | undefined> {
+  return db
+    .updateTable('assignments')
+    .set({
+      assigned_condition: input.condition,
+      stratum: input.stratum,
+      condition_assigned_at: input.at,
+      updated_at: input.at,
+    })
+    .where('id', '=', input.id)
+    .where('assigned_condition', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,10 +1,9 @@
 import type { CompletionStatus, Pathway } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { experimentOrParticipationMissing } from '../experiments/experiments.service.js';
-import type { SessionCheck } from '../auth/session-check.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { toCompletionStatus } from './assignment.mapper.js';
-import { assignmentCompletionUpdate } from './assignments.repository.js';
+import { recordCompletionOf } from './assignments.repository.js';
 
 /**
  * Records completion once, at the pathway's completion step (the exits after the entry choice and the
@@ -17,7 +16,6 @@ export async function recordCompletion(
   userId: string,
   experimentId: string,
   pathway: Pathway,
-  session?: SessionCheck,
 ): Promise<CompletionStatus> {
   const row = await journeyWrite(
     deps,
@@ -25,22 +23,20 @@ export async function recordCompletion(
       userId,
       experimentId,
       write: { kind: 'completion', pathway },
-      session,
       notJoined: experimentOrParticipationMissing(deps, experimentId),
     },
     {
       repeat: async ({ state }) => state.facts.assignment,
-      apply: async ({ trx, state, now, writeWithEvent }) => {
-        const update = assignmentCompletionUpdate(trx, {
+      apply: async ({ trx, state, now }) => {
+        const written = await recordCompletionOf(trx, {
           id: state.facts.assignment.id,
           experimentId,
           pathway,
           at: now.toISOString(),
         });
-        const [written] = await writeWithEvent(update, { type: 'completed', data: { pathway } });
         // The row is locked and its facts say no completion yet: the update found it.
         if (!written) throw new Error('completion could not be recorded');
-        return { result: written, eventWritten: true };
+        return { result: written, event: { type: 'completed', data: { pathway } } };
       },
     },
   );

@@ -1,15 +1,12 @@
-import type { Assignment, CompletionStatus } from '@studychat/contracts';
+import type { Assignment, CompletionStatus, Journey } from '@studychat/contracts';
 import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import type { SessionCheck } from '../auth/session-check.js';
-import type { JourneyAfter } from '../journey/journey-after.js';
-import { journeyWrite, logJoined } from '../journey/journey.service.js';
-import type { AssignmentRow } from '../../db/schema.js';
+import { journeyWriteThen } from '../journey/journey.service.js';
+import { logJoined } from '../journey/journey-log.js';
 import {
   assertSelfOrAdmin,
-  NO_PARTICIPATION,
   prolificIdTaken,
   prolificIdWithdrawn,
   prolificMismatch,
@@ -23,10 +20,9 @@ import {
   claimProlificId,
   findCompletion,
   findAssignmentById,
-  findAssignmentChecking,
   insertAssignmentOnce,
   prolificIdsOfUser,
-  assignmentConsentUpdate,
+  recordConsent,
   updateAssignmentIfUnset,
 } from './assignments.repository.js';
 
@@ -59,9 +55,7 @@ export async function createAssignment(
   assertSelfOrAdmin(requester, input.user_id);
   const pid = input.prolific_pid.trim();
   const join = { userId: input.user_id, experimentId: input.experiment_id, prolificPid: pid };
-  // The caller's session is checked by the same read (0058), before any check that could answer otherwise.
-  const facts = await readJoinFacts(db, join, requester.session?.probe ?? null);
-  requester.session?.settle(facts.session);
+  const facts = await readJoinFacts(db, join);
   if (!facts.experimentExists) throw notFound(EXPERIMENT_NOT_FOUND);
   if (!facts.user) throw notFound('User not found');
 
@@ -115,50 +109,26 @@ export async function getAssignment(
   return toAssignment(await requireAssignment(deps.database.db, userId, experimentId));
 }
 
-/** Records consent once, at the consent step; a repeat keeps the first time. */
+/** Records consent once, at the consent step; a repeat keeps the first time. With the journey after it. */
 export async function giveConsent(
   deps: AppDeps,
   userId: string,
   experimentId: string,
-  session?: SessionCheck,
-  after?: JourneyAfter,
-): Promise<Assignment> {
-  const row = await journeyWrite(
+): Promise<Assignment & { journey: Journey }> {
+  const { value, journey } = await journeyWriteThen(
     deps,
-    { userId, experimentId, write: { kind: 'consent' }, session, after },
+    { userId, experimentId, write: { kind: 'consent' } },
     {
       repeat: async ({ state }) => state.facts.assignment,
-      apply: async ({ trx, state, now, writeWithEvent, changed }) => {
-        const [written] = await writeWithEvent(
-          assignmentConsentUpdate(trx, state.facts.assignment.id, now.toISOString()),
-          { type: 'consented' },
-        );
+      apply: async ({ trx, state, now }) => {
+        const written = await recordConsent(trx, state.facts.assignment.id, now.toISOString());
         // The row is locked and its facts say no consent yet: the update found it.
         if (!written) throw new Error('consent could not be recorded');
-        changed({ assignment: written });
-        return { result: written, eventWritten: true };
+        return { result: written, event: { type: 'consented' } };
       },
     },
   );
-  return toAssignment(row);
-}
-
-/**
- * The participant's assignment (404 before they joined). A pending session check is settled by the same read
- * (docs/decisions/0058), before anything is written.
- */
-async function assignmentSettling(
-  db: AppDeps['database']['db'],
-  userId: string,
-  experimentId: string,
-  session: SessionCheck | undefined,
-): Promise<AssignmentRow> {
-  const probe = session?.probe;
-  if (!probe) return requireAssignment(db, userId, experimentId);
-  const found = await findAssignmentChecking(db, userId, experimentId, probe);
-  if (!found) throw notFound(NO_PARTICIPATION);
-  session.settle(found.session);
-  return found.row;
+  return { ...toAssignment(value), journey };
 }
 
 /**
@@ -171,11 +141,10 @@ export async function updateProlificId(
   userId: string,
   experimentId: string,
   prolificId: string,
-  session?: SessionCheck,
 ): Promise<Assignment> {
   const { db } = deps.database;
   const pid = prolificId.trim();
-  const row = await assignmentSettling(db, userId, experimentId, session);
+  const row = await requireAssignment(db, userId, experimentId);
   if (row.prolific_pid === pid) return toAssignment(row);
   if (row.prolific_pid !== null) throw prolificMismatch();
   if ((await prolificIdsOfUser(db, userId)).some((existing) => existing !== pid)) throw prolificMismatch();

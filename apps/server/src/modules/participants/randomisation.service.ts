@@ -1,14 +1,12 @@
 import type { Kysely } from 'kysely';
-import { conditionIds, type Assignment, type Condition, type Stratum } from '@studychat/contracts';
+import { conditionIds, type Assignment, type Condition, type Journey, type Stratum } from '@studychat/contracts';
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
-import type { SessionCheck } from '../auth/session-check.js';
-import type { JourneyAfter } from '../journey/journey-after.js';
-import { journeyWrite } from '../journey/journey.service.js';
+import { journeyWriteThen } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from './assignment.mapper.js';
-import { assignmentConditionUpdate } from './assignments.repository.js';
+import { recordCondition } from './assignments.repository.js';
 import { permutedBlock, stratumFor } from './permuted-block.js';
 
 const MAX_ATTEMPTS = 25;
@@ -28,41 +26,35 @@ function isRetryable(error: unknown): boolean {
 
 /**
  * Assigns a condition once, at the assignment step (after the pre-survey), balanced by permuted blocks
- * within the baseline-intention stratum. A repeat returns the condition already assigned.
+ * within the baseline-intention stratum. A repeat returns the condition already assigned. With the journey after it.
  */
 export async function assignCondition(
   deps: AppDeps,
   userId: string,
   experimentId: string,
-  session?: SessionCheck,
-  after?: JourneyAfter,
-): Promise<Assignment> {
+): Promise<Assignment & { journey: Journey }> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     try {
-      const row = await journeyWrite(
+      const { value, journey } = await journeyWriteThen(
         deps,
-        { userId, experimentId, write: { kind: 'assignment' }, session, after },
+        { userId, experimentId, write: { kind: 'assignment' } },
         {
           repeat: async ({ state }) => state.facts.assignment,
-          apply: async ({ trx, state, study, now, writeWithEvent, changed }) => {
+          apply: async ({ trx, state, study, now }) => {
             // The assignment step comes after a baseline of 1-6 (7 is the ceiling exit).
             const stratum = state.records.baseline === null ? null : stratumFor(state.records.baseline);
             if (stratum === null) throw new Error('the assignment step was reached without a baseline of 1-6');
             const id = state.facts.assignment.id;
-            // The condition recorded with its event, one statement on PostgreSQL (docs/decisions/0064).
             const record = (condition: Condition) =>
-              writeWithEvent(assignmentConditionUpdate(trx, { id, condition, stratum, at: now.toISOString() }), {
-                type: 'assigned',
-                data: { condition, stratum },
-              });
+              recordCondition(trx, { id, condition, stratum, at: now.toISOString() });
             const conditions = conditionIds(study);
             const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, conditions, now }, record);
-            changed({ assignment: assigned });
-            return { result: assigned, eventWritten: true };
+            const condition = assigned.assigned_condition;
+            return { result: assigned, event: { type: 'assigned', data: { condition, stratum } } };
           },
         },
       );
-      return toAssignment(row);
+      return { ...toAssignment(value), journey };
     } catch (error) {
       if (!isRetryable(error)) throw error;
     }
@@ -79,7 +71,7 @@ async function claimAndAssign(
   trx: Kysely<DB>,
   deps: AppDeps,
   input: { id: string; experimentId: string; stratum: Stratum; conditions: Condition[]; now: Date },
-  record: (condition: Condition) => Promise<AssignmentRow[]>,
+  record: (condition: Condition) => Promise<AssignmentRow | undefined>,
 ): Promise<AssignmentRow> {
   const { id: assignmentId, experimentId, stratum, conditions } = input;
   const now = input.now.toISOString();
@@ -100,7 +92,7 @@ async function claimAndAssign(
     if (!condition) throw new Error(`allocation slot ${slot.id} holds an unknown condition`);
     // The journey write holds the participant's row, so nothing else can assign a condition meanwhile; were one
     // there, the retry rolls the transaction (the slot, the event) back.
-    const [assigned] = await record(condition);
+    const assigned = await record(condition);
     if (!assigned) throw new RetryAttempt();
     return assigned;
   }

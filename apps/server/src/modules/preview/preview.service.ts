@@ -15,7 +15,7 @@ import type { AuthContext } from '../auth/auth.service.js';
 import { insertSession } from '../auth/session.repository.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import { logJoined } from '../journey/journey.service.js';
+import { logJoined } from '../journey/journey-log.js';
 import { claimProlificId, findAssignment, insertAssignmentOnce } from '../participants/assignments.repository.js';
 import { findUserById, insertUser, setLastLogin } from '../users/user.repository.js';
 import { generatePassword, hashGeneratedPassword } from '../users/password.js';

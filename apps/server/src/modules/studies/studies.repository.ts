@@ -1,11 +1,5 @@
-import {
-  PostgresAdapter,
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type Updateable,
-} from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
+import { forUpdate } from '../../db/dialect.js';
 import type { DB, StudyVersionRow, StudyVersionsTable } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
 
@@ -103,7 +97,7 @@ export function findVersionRow(db: Kysely<DB>, id: string): Promise<StudyVersion
  */
 export function lockVersionRow(db: Kysely<DB>, id: string): Promise<StudyVersionRow | undefined> {
   const query = db.selectFrom('study_versions').selectAll().where('id', '=', id);
-  return (db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+  return forUpdate(db, query).executeTakeFirst();
 }
 
 export async function insertVersionRow(db: Kysely<DB>, row: Insertable<StudyVersionsTable>): Promise<void> {
@@ -197,9 +191,7 @@ export async function experimentHasParticipants(db: Kysely<DB>, experimentId: st
  */
 export async function lockExperimentRow(db: Kysely<DB>, experimentId: string): Promise<boolean> {
   const query = db.selectFrom('experiments').select('experiments.id').where('experiments.id', '=', experimentId);
-  const row = await (
-    db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query
-  ).executeTakeFirst();
+  const row = await forUpdate(db, query).executeTakeFirst();
   return row !== undefined;
 }
 

@@ -1,6 +1,5 @@
-import type { CompiledQuery, Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { SurveyType } from '@studychat/contracts';
-import { compiledOnce } from '../../db/compiled-once.js';
 import type { DB, SurveyResponseRow, SurveyResponsesTable } from '../../db/schema.js';
 
 export function findSurveyResponse(
@@ -18,32 +17,15 @@ export function findSurveyResponse(
     .executeTakeFirst();
 }
 
-/**
- * The insert of a response unless one of its type exists (the unique key decides), returning its id (no row:
- * not inserted): to run with the step's event (StepContext.writeWithEvent). Built once per dialect.
- */
-export function surveyResponseInsertOnce(
+/** Stores a response unless one of its type exists (the unique key decides); whether it was stored. */
+export async function insertSurveyResponseOnce(
   db: Kysely<DB>,
   row: Insertable<SurveyResponsesTable> & { prolific_pid: string | null },
-): CompiledQuery<{ id: string }> {
-  return compiledOnce(
-    db,
-    'surveyResponseInsertOnce',
-    (id, userId, experimentId, prolificPid, surveyType, responses, createdAt) =>
-      db
-        .insertInto('survey_responses')
-        .values({
-          id,
-          user_id: userId,
-          experiment_id: experimentId,
-          prolific_pid: prolificPid,
-          survey_type: surveyType,
-          responses,
-          created_at: createdAt,
-        })
-        .onConflict((oc) => oc.columns(['user_id', 'experiment_id', 'survey_type']).doNothing())
-        .returning('id')
-        .compile(),
-    [row.id, row.user_id, row.experiment_id, row.prolific_pid, row.survey_type, row.responses, row.created_at],
-  );
+): Promise<boolean> {
+  const result = await db
+    .insertInto('survey_responses')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'experiment_id', 'survey_type']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }

@@ -1,14 +1,14 @@
-import type { StudyDefinition, SurveySubmission, SurveyType } from '@studychat/contracts';
+import type { Journey, StudyDefinition, SurveySubmission, SurveyType } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { EXPERIMENT_NOT_FOUND, experimentOrParticipationMissing } from '../experiments/experiments.service.js';
 import { parseJsonObject } from '../../db/values.js';
-import type { JourneyAfter } from '../journey/journey-after.js';
-import { journeyWrite, logAnswerChangeRefused, type StepEvent } from '../journey/journey.service.js';
+import { journeyWriteThenIf, type StepEvent } from '../journey/journey.service.js';
+import { logAnswerChangeRefused } from '../journey/journey-log.js';
 import type { JourneyWrite } from '../journey/journey-steps.js';
 import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
-import { findSurveyResponse, surveyResponseInsertOnce } from './surveys.repository.js';
+import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
 import { checkAnswers, checkPostAnswer } from './survey-questions.js';
 
 /** The journey write each survey is. */
@@ -43,8 +43,7 @@ export async function submitSurvey(
   deps: AppDeps,
   requester: Requester,
   submission: SurveySubmission,
-  after?: JourneyAfter,
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string; created: boolean; journey?: Journey }> {
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
   assertSelfOrAdmin(requester, userId);
   // The answers must fit the questions of the experiment's study (post: its one 1-7 answer under the post key).
@@ -58,16 +57,15 @@ export async function submitSurvey(
     throw refused;
   }
 
-  return journeyWrite<{ id: string; created: boolean }>(
+  const leadsOn = surveyType === 'entry' || surveyType === 'baseline';
+  const { value, journey } = await journeyWriteThenIf<{ id: string; created: boolean }>(
     deps,
     {
       userId,
       experimentId,
       write: SURVEY_WRITE[surveyType],
-      session: requester.session,
       // Whether the experiment exists is read only when there is no assignment (no statement per survey).
       notJoined: experimentOrParticipationMissing(deps, experimentId),
-      after,
     },
     {
       repeat: async (ctx) => {
@@ -81,25 +79,24 @@ export async function submitSurvey(
         });
         return { id: first.id, created: false };
       },
-      apply: async ({ trx, state, now, writeWithEvent, changed }) => {
+      apply: async ({ trx, state, now }) => {
         const id = deps.newId();
-        const responses = JSON.stringify(submission.responses);
-        const insert = surveyResponseInsertOnce(trx, {
+        const inserted = await insertSurveyResponseOnce(trx, {
           id,
           user_id: userId,
           experiment_id: experimentId,
           prolific_pid: state.facts.assignment.prolific_pid,
           survey_type: surveyType,
-          responses,
+          responses: JSON.stringify(submission.responses),
           created_at: now.toISOString(),
         });
-        const inserted = await writeWithEvent(insert, surveyEvent(submission, study));
         // The participant's row is locked, so no other response of this type can have been stored meanwhile;
-        // were one there, the thrown conflict rolls the event back.
-        if (inserted.length === 0) throw conflict('The survey response could not be stored. Please try again.');
-        changed({ survey: { survey_type: surveyType, responses } });
-        return { result: { id, created: true }, eventWritten: true };
+        // were one there, the thrown conflict rolls the write back.
+        if (!inserted) throw conflict('The survey response could not be stored. Please try again.');
+        return { result: { id, created: true }, event: surveyEvent(submission, study) };
       },
     },
+    () => leadsOn,
   );
+  return journey ? { ...value, journey } : value;
 }

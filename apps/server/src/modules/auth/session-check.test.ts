@@ -9,11 +9,10 @@ import { TokenSigner } from './token.js';
 
 afterAll(dropTestSchemas);
 
-// The session check folded into the route's first statement (docs/decisions/0058): on PostgreSQL the
-// participant's journey and chat routes read the session in their facts or thread read, not in a statement
-// of their own; a logout on another process still refuses them at once, before anything is written.
+// The one session check (plugins/auth.ts): every participant route, on every server process, refuses a session
+// ended on another process at once, before anything is written; a session is checked against the token's user.
 
-interface Folded {
+interface Guarded {
   name: string;
   /** The status with a live session (200 unless given): reads and repeats pass, steps not reached are refused. */
   live?: number;
@@ -29,10 +28,10 @@ interface Folded {
 }
 
 /**
- * Every folded route, aimed at a participant whose chat is complete: each write would be stored or logged
- * (the post-survey last, as it moves the journey on).
+ * The participant's journey and chat routes, aimed at a participant whose chat is complete: each write would be
+ * stored or logged (the post-survey last, as it moves the journey on).
  */
-const FOLDED: Folded[] = [
+const GUARDED: Guarded[] = [
   { name: 'journey', request: (e) => ({ method: 'GET', url: `/api/participants/journey/${e}` }) },
   {
     // Joining again: refused (409), after its checks' read.
@@ -149,7 +148,7 @@ async function writtenRows(t: TestApp): Promise<number[]> {
   ]);
 }
 
-function inject(t: TestApp, user: TestUser, r: ReturnType<Folded['request']>) {
+function inject(t: TestApp, user: TestUser, r: ReturnType<Guarded['request']>) {
   return t.app.inject({
     method: r.method,
     url: r.url,
@@ -158,8 +157,8 @@ function inject(t: TestApp, user: TestUser, r: ReturnType<Folded['request']>) {
   });
 }
 
-describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)', (dialect) => {
-  it('a logout on one instance: every folded route refuses the session at once on the other, writing nothing', async () => {
+describe.each(TEST_DIALECTS)('the session check on the participant routes (%s)', (dialect) => {
+  it('a logout on one instance: every route refuses the session at once on the other, writing nothing', async () => {
     const { a, b, close } = await twoInstances(dialect);
     try {
       const { experimentId, user, threadId } = await chattedParticipant(a);
@@ -167,7 +166,7 @@ describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)
       expect((await send(b, user, 'GET', `/api/participants/journey/${experimentId}`)).statusCode).toBe(200);
       expect((await send(a, user, 'POST', '/api/auth/logout')).statusCode).toBe(200);
       const before = await writtenRows(b);
-      for (const route of FOLDED) {
+      for (const route of GUARDED) {
         const res = await inject(b, user, route.request(experimentId, user, threadId));
         expect(res.statusCode, `${route.name}: ${res.body}`).toBe(401);
         expect(res.json(), route.name).toMatchObject({ code: 'UNAUTHENTICATED' });
@@ -178,13 +177,13 @@ describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)
     }
   });
 
-  it('a live session passes every folded route; on PostgreSQL with no session read of its own', async () => {
+  it('a live session passes every route, its session read once per request where processes share the database', async () => {
     const { a, close } = await twoInstances(dialect);
     try {
       const { experimentId, user, threadId } = await chattedParticipant(a);
       // One request first, so SQLite's cache holds the session as it would in a running server.
       expect((await send(a, user, 'GET', `/api/participants/journey/${experimentId}`)).statusCode).toBe(200);
-      for (const route of FOLDED) {
+      for (const route of GUARDED) {
         const statements: string[] = [];
         a.database.queries.onQuery = (statement) => statements.push(statement);
         try {
@@ -193,17 +192,16 @@ describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)
         } finally {
           a.database.queries.onQuery = undefined;
         }
-        const ownReads = statements.filter((s) => /from "sessions"/.test(s));
-        const folded = statements.filter((s) => /from sessions s\s/.test(s));
-        expect(ownReads, route.name).toHaveLength(0);
-        expect(folded, route.name).toHaveLength(dialect === 'postgres' ? 1 : 0);
+        // PostgreSQL: the guard's one read. SQLite: its per-process cache (docs/decisions/0040).
+        const reads = statements.filter((s) => /from "sessions"/.test(s));
+        expect(reads, route.name).toHaveLength(a.database.sharedByProcesses ? 1 : 0);
       }
     } finally {
       await close();
     }
   });
 
-  it('a route that fails before its folded read still refuses an ended session (401, not 404)', async () => {
+  it('a route that would answer 404 refuses an ended session first (401, not 404)', async () => {
     const { a, close } = await twoInstances(dialect);
     try {
       const admin = await createAndLogin(a, { isAdmin: true });
@@ -223,7 +221,7 @@ describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)
     }
   });
 
-  it('a session waiting for two-factor enrolment is refused with 403 on a folded route, as on any other', async () => {
+  it('a session waiting for two-factor enrolment is refused with 403 on a participant route, as on any other', async () => {
     const { a, close } = await twoInstances(dialect);
     try {
       const { experimentId, user } = await chattedParticipant(a);
@@ -259,6 +257,30 @@ describe.each(TEST_DIALECTS)('session check folded into the route statement (%s)
       // The participant's own unrestricted session still works.
       const fresh = await newSession(a, user, 'participant');
       expect((await send(a, fresh, 'POST', '/api/chat/initiate', { experimentId })).statusCode).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a token naming another user's session is refused (401), cached or not", async () => {
+    const { a, close } = await twoInstances(dialect);
+    try {
+      const { experimentId, user } = await chattedParticipant(a);
+      const other = await createAndLogin(a);
+      // Read once with its own token, so SQLite's cache holds the session.
+      expect((await send(a, user, 'GET', `/api/participants/journey/${experimentId}`)).statusCode).toBe(200);
+      const now = a.clock.now;
+      const ttl = testConfig().tokenTtlSeconds;
+      const signer = new TokenSigner(testConfig().jwtSecret);
+      const session = await signer.verify(user.token, now);
+      if (!session) throw new Error('the participant token did not verify');
+      // A token signed for the other user that names the participant's session (a forged pairing).
+      const payload = { userId: other.id, email: other.email, isAdmin: false, role: 'participant' as const };
+      const token = await signer.sign(payload, session.sessionId, now, ttl);
+      const forged = { ...other, token, headers: { authorization: `Bearer ${token}` } };
+      const res = await send(a, forged, 'GET', `/api/participants/journey/${experimentId}`);
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
     } finally {
       await close();
     }

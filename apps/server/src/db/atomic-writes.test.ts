@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dropTestSchemas, TEST_DIALECTS } from '../../test/databases.js';
-import { asOneStatement, executeAll } from './one-statement.js';
+import { asOneStatement, atomicWrites } from './atomic-writes.js';
 
 afterAll(dropTestSchemas);
 
@@ -24,25 +24,20 @@ describe('asOneStatement', () => {
   });
 });
 
-describe.each(TEST_DIALECTS)('executeAll (%s)', (dialect) => {
-  it('runs every write, and on PostgreSQL as one statement that fails as a whole', async () => {
+describe.each(TEST_DIALECTS)('atomicWrites (%s)', (dialect) => {
+  it('runs every write, and keeps none of them when one fails', async () => {
     const database = await createTestDatabase(dialect);
     const { db } = database;
     const now = new Date().toISOString();
     const insert = (id: string) =>
-      db.insertInto('experiments').values({ id, name: id, created_at: now, updated_at: now }).compile();
-    const seen: string[] = [];
-    database.queries.onQuery = (s) => seen.push(s);
-    await executeAll(db, [insert('x1'), insert('x2')]);
-    database.queries.onQuery = undefined;
-    expect(seen).toHaveLength(dialect === 'postgres' ? 1 : 2);
+      db.insertInto('experiments').values({ id, name: id, created_at: now, updated_at: now }).returning('id').compile();
+    const first = await atomicWrites<{ id: string }>(db, [insert('x1'), insert('x2')]);
+    expect(first).toEqual([{ id: 'x1' }]);
     const ids = async () => (await db.selectFrom('experiments').select('id').orderBy('id').execute()).map((r) => r.id);
     expect(await ids()).toEqual(['x1', 'x2']);
-    if (dialect === 'postgres') {
-      // The second member repeats a key: the whole statement fails and the first member's row is not kept.
-      await expect(executeAll(db, [insert('x3'), insert('x1')])).rejects.toThrow();
-      expect(await ids()).toEqual(['x1', 'x2']);
-    }
+    // The second write repeats a key: the whole fails and the first write's row is not kept.
+    await expect(atomicWrites(db, [insert('x3'), insert('x1')])).rejects.toThrow();
+    expect(await ids()).toEqual(['x1', 'x2']);
     await database.close();
   });
 });
