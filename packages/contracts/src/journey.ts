@@ -96,6 +96,7 @@ export const FinishSectionBody = SectionBody.extend({
   /** Seconds the page was hidden (another tab or app) while this section was shown. */
   hiddenSeconds: ReportedSeconds,
 });
+export type FinishSectionBody = z.infer<typeof FinishSectionBody>;
 export const SectionReply = z.object({
   section: SectionTiming,
   serverTime: Timestamp,

@@ -17,7 +17,7 @@ function UnauthorizedRedirect() {
 // The login page is loaded on demand too: participants never need it on the study pages (decision 0012).
 const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({ default: m.LoginPage })));
 // Admins' preview links (docs/decisions/0045), also on demand.
-const PreviewPage = lazy(() => import('../features/public/PreviewPage').then((m) => ({ default: m.PreviewPage })));
+const PreviewPage = lazy(() => import('../features/study/pages/PreviewPage').then((m) => ({ default: m.PreviewPage })));
 
 // Declarative routes: the data router would add ~30 KB gzipped to the participant bundle (DESIGN.md
 // section 6 budget); see docs/decisions/0003-web-bundle-budget.md.

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
-import { forgetJourney } from '../features/study/journey-store';
+import { resetParticipant } from '../features/study/participant-store';
 import { forgetParticipantStudies } from '../features/study/study-content';
 
 // findBy* and waitFor wait up to 5 s (1 s by default), so a slow render on a busy CI machine is not a failure.
@@ -12,5 +12,5 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   forgetParticipantStudies();
-  forgetJourney();
+  resetParticipant();
 });

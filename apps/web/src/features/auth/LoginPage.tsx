@@ -2,8 +2,8 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { Alert } from '../../components/Alert';
 import { Card } from '../../components/Card';
 import { isLoggedIn } from '../../lib/session';
-import { LoginForm } from './LoginForm';
-import { loginAndStoreToken } from './login';
+import { LoginForm } from '../../components/LoginForm';
+import { loginAndStoreToken } from '../../lib/login';
 import { studyLandingUrl } from './study-landing';
 
 /**

@@ -3,16 +3,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { setUnauthorizedHandler } from '../../lib/api';
 import { StudyRoute } from './StudyRoute';
-import { useJourney } from './journey-context';
-import { rememberJourney } from './journey-store';
-import { useStudy } from './use-study';
+import { JOURNEY_FRESH_MS, receiveJourney, useParticipant } from './participant-store';
+import { useStudy } from './study-context';
 import { assignment, EXP_ID, journey, loginAs, mockApi, STUDY_VIEW, studyView, USER_ID } from './test-support';
 
 const JOURNEY = `GET /api/participants/journey/${EXP_ID}`;
 
 /** A page that shows the server step its guard handed down. */
 function StepShown({ name }: { name: string }) {
-  return <p>{`${name} page, server step ${useJourney().journey?.step ?? 'unknown'}`}</p>;
+  return <p>{`${name} page, server step ${useParticipant().journey?.step ?? 'unknown'}`}</p>;
 }
 
 /** A page that shows the title of the study its guard handed down. */
@@ -231,17 +230,18 @@ describe('StudyRoute', () => {
     expect(api.keys()).toEqual([]);
   });
 
-  it('takes the journey the write that led here handed over, and reads none', async () => {
+  it('takes the fresh journey a write handed over, and reads none; a stale one is read again', async () => {
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
-    rememberJourney(journey({ step: 'entry', done: { ...journey().done, consent: true } }));
+    receiveJourney(journey({ step: 'entry', done: { ...journey().done, consent: true } }));
     const api = mockApi({ [STUDY_VIEW]: studyView });
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
     expect(api.keys()).toEqual([STUDY_VIEW]);
     expect(sessionStorage.getItem('consentGiven')).toBe('true');
-    // It served that page only: the next page's guard reads the server.
+    // Once it is no longer fresh, the next page's guard reads the server.
     cleanup();
+    vi.setSystemTime(Date.now() + JOURNEY_FRESH_MS + 1);
     const next = mockApi({
       [JOURNEY]: { status: 200, body: journey({ step: 'entry', done: { ...journey().done, consent: true } }) },
       [STUDY_VIEW]: studyView,
@@ -249,20 +249,23 @@ describe('StudyRoute', () => {
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
     expect(next.keys()).toContain(JOURNEY);
+    vi.useRealTimers();
   });
 
   it('reads the journey when the handed one does not let this page show, or belongs to another experiment', async () => {
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const atEntry = journey({ step: 'entry', done: { ...journey().done, consent: true } });
-    rememberJourney(journey({ step: 'consent' }));
+    receiveJourney(journey({ step: 'consent' }));
     const api = mockApi({ [JOURNEY]: { status: 200, body: atEntry }, [STUDY_VIEW]: studyView });
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
     expect(api.keys()).toContain(JOURNEY);
     cleanup();
 
-    rememberJourney({ ...atEntry, experimentId: '33333333-3333-4333-8333-333333333333' });
+    // The store holds another experiment's journey (an earlier study in this tab); this tab is now in EXP_ID's.
+    receiveJourney({ ...atEntry, experimentId: '33333333-3333-4333-8333-333333333333' });
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const again = mockApi({ [JOURNEY]: { status: 200, body: atEntry }, [STUDY_VIEW]: studyView });
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();

@@ -1,21 +1,17 @@
-import type { Journey } from '@studychat/contracts/web';
-import { endpoints } from '@studychat/contracts/web';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { Button } from '../../components/Button';
 import { Spinner } from '../../components/Spinner';
-import { api, ApiError } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { currentUser, isLoggedIn } from '../../lib/session';
 import { decideStudyRoute, journeyAllows, type StudyStep } from './study-guard';
-import { forgetJourney, peekRememberedJourney } from './journey-store';
-import { JourneyContext } from './journey-context';
-import { findAssignment } from './study-api';
+import { findAssignment, freshJourney, refreshJourney, useParticipant } from './participant-store';
 import { loadParticipantStudy, type StudyRead } from './study-content';
 import { preloadStudyPages } from './study-pages';
-import { cacheJourney, readCachedStatus, readStudySession, removeSession, writeSession } from './study-storage';
+import { readCachedStatus, readStudySession, removeSession, writeSession } from './study-storage';
 import { useBackTrap } from './use-back-trap';
 import { useHeartbeat } from './use-heartbeat';
-import type { PageStudy } from './use-study';
+import { StudyContext, type PageStudy } from './study-context';
 
 /** Wraps a participant page with the guards of spec section 4 and the back-button trap. */
 export function StudyRoute({ step, children }: { step: StudyStep; children: ReactNode }) {
@@ -41,19 +37,14 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   const cached = experimentId ? readCachedStatus(experimentId) : null;
   // The server's journey decides for participants; a completed one (cached) needs no reading.
   const needsJourney = auth.loggedIn && !auth.isAdmin && experimentId !== null && !cached?.alreadyCompleted;
-  // The journey the write that led here handed over (0068), if it lets this page show: no read then.
-  const [handed] = useState(() => {
-    const given = needsJourney && experimentId ? peekRememberedJourney(experimentId) : null;
-    return given && journeyAllows(step, routeExperimentId, given) ? given : null;
+  // The store's journey, when fresh and it lets this page show (a write that led here handed it over: 0068), needs
+  // no read; otherwise the guard reads it once. Later changes (a page's refresh, a write) reach it through the store.
+  const [read, setRead] = useState<'none' | 'pending' | 'done' | 'failed'>(() => {
+    if (!needsJourney || !experimentId) return 'none';
+    const known = freshJourney(experimentId);
+    return known && journeyAllows(step, routeExperimentId, known) ? 'done' : 'pending';
   });
-  const [journey, setJourney] = useState<Journey | 'pending' | null>(handed ?? (needsJourney ? 'pending' : null));
-  // It serves this page only: a later page reads the server (or takes what a later write hands over).
-  useEffect(() => {
-    if (!needsJourney) return;
-    forgetJourney();
-    if (handed) cacheJourney(handed);
-  }, [needsJourney, handed]);
-  const [reads, setReads] = useState(0);
+  const { journey: stored } = useParticipant();
   // The study's texts: the experiment's version from the server (the page waits for it; a failed read shows
   // a retry, never another study's texts), or the built-in study for a page shown with no experiment.
   const needsStudy = auth.loggedIn && experimentId !== null;
@@ -65,13 +56,13 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     let live = true;
     // A participant with no experiment here (a new tab keeps no session) gets no study: the Prolific link
     // brings them back to theirs. Only an admin looking at the pages sees the built-in one.
-    const read: Promise<StudyRead | PageStudy> =
+    const load: Promise<StudyRead | PageStudy> =
       needsStudy && experimentId
         ? loadParticipantStudy(experimentId)
         : auth.isAdmin
           ? import('./builtin-study').then((m) => m.builtInStudy)
           : Promise.resolve('not-joined');
-    void read.then((value) => {
+    void load.then((value) => {
       if (live && value !== undefined) setStudy(value);
     });
     return () => {
@@ -80,25 +71,26 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   }, [needsStudy, experimentId, studyReads, auth.isAdmin]);
 
   useEffect(() => {
-    if (!needsJourney || !experimentId || (reads === 0 && handed)) return;
+    if (read !== 'pending' || !experimentId) return;
     let live = true;
-    api(endpoints.journey.get, { params: { experimentId } })
-      .then((read) => {
-        cacheJourney(read);
-        if (live) setJourney(read);
+    refreshJourney(experimentId)
+      .then(() => {
+        if (live) setRead('done');
       })
       .catch((error: unknown) => {
         // A 401 has already sent the browser to /login (spec section 4): stay waiting rather than redirect too.
         if (error instanceof ApiError && error.status === 401) return;
         // Unreachable (or not joined): the session decides; the server still refuses writes out of order.
         console.warn('journey check failed', error);
-        if (live) setJourney(null);
+        if (live) setRead('failed');
       });
     return () => {
       live = false;
     };
-  }, [needsJourney, experimentId, reads, handed]);
+  }, [read, experimentId]);
 
+  const journey =
+    read === 'pending' ? 'pending' : read === 'done' && stored?.experimentId === experimentId ? stored : null;
   const decision = decideStudyRoute({
     step,
     routeExperimentId,
@@ -108,12 +100,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     journey,
     conditions: typeof study === 'object' ? study.conditionList.map((c) => c.id) : null,
   });
-  const known = typeof journey === 'object' ? journey : null;
   const studyRead = typeof study === 'object' ? study : null;
-  const context = useMemo(
-    () => ({ journey: known, refresh: () => setReads((n) => n + 1), study: studyRead }),
-    [known, studyRead],
-  );
 
   const repairFor = decision.kind === 'repair' ? decision.experimentId : undefined;
   useEffect(() => {
@@ -138,8 +125,8 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     };
     return <StudyUnavailable retry={study === 'unreachable' ? retry : null} />;
   }
-  if (decision.kind !== 'allow' || study === 'pending') return <StudyLoading />;
-  return <JourneyContext value={context}>{children}</JourneyContext>;
+  if (decision.kind !== 'allow' || studyRead === null) return <StudyLoading />;
+  return <StudyContext value={studyRead}>{children}</StudyContext>;
 }
 
 /** The brief check before a page shows, as a landmark with a heading so it reads sensibly. */

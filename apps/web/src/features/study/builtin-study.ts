@@ -1,5 +1,5 @@
 import { mmrPreSurvey, studyDefinition } from '@studychat/contracts/web';
-import type { PageStudy } from './use-study';
+import type { PageStudy } from './study-context';
 
 /**
  * The built-in (MMR) study, for a study page shown with no experiment (an admin looking at the pages). The

@@ -25,7 +25,7 @@ const loaders = {
   PreSurveyPage: once(() => import('./pages/PreSurveyPage').then((m) => ({ default: m.PreSurveyPage }))),
   StaticIntroPage: once(() => import('./static/StaticIntroPage').then((m) => ({ default: m.StaticIntroPage }))),
   StaticPage: once(() => import('./static/StaticPage').then((m) => ({ default: m.StaticPage }))),
-  ChatPage: once(() => import('../chat/ChatPage').then((m) => ({ default: m.ChatPage }))),
+  ChatPage: once(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage }))),
   PostSurveyPage: once(() => import('./pages/PostSurveyPage').then((m) => ({ default: m.PostSurveyPage }))),
   CompletionPage: once(() => import('./completion/CompletionPage').then((m) => ({ default: m.CompletionPage }))),
 } satisfies Record<string, Loader>;

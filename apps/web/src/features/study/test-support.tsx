@@ -1,11 +1,12 @@
 import type { Journey } from '@studychat/contracts/web';
 import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { setToken } from '../../lib/session';
 import { builtInStudy } from './builtin-study';
-import { JourneyContext } from './journey-context';
+import { receiveJourney } from './participant-store';
+import { StudyContext, type PageStudy } from './study-context';
 
 export const USER_ID = '11111111-1111-4111-8111-111111111111';
 export const EXP_ID = '22222222-2222-4222-8222-222222222222';
@@ -69,12 +70,32 @@ function WhereAmI() {
 }
 
 /**
+ * A page as its study guard hands it over: the server's journey (if given) in the participant store, and the
+ * study in context (the built-in one unless given).
+ */
+export function Guarded({
+  journey = null,
+  study = builtInStudy,
+  children,
+}: {
+  journey?: Journey | null;
+  study?: PageStudy | null;
+  children: ReactNode;
+}) {
+  useState(() => {
+    if (journey) receiveJourney(journey);
+    return journey;
+  });
+  return <StudyContext value={study}>{children}</StudyContext>;
+}
+
+/**
  * Renders `element` at `path`; any other route shows its location, for navigation assertions. The page gets the
- * built-in study as its guard would hand it down (a test's own JourneyContext inside `element` wins).
+ * built-in study as its guard would hand it down (a test's own Guarded inside `element` wins).
  */
 export function renderAt(element: ReactElement, path: string, pattern = path, state?: unknown) {
   return render(
-    <JourneyContext value={{ journey: null, refresh: () => undefined, study: builtInStudy }}>
+    <StudyContext value={builtInStudy}>
       <MemoryRouter
         initialEntries={[
           { pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
@@ -85,7 +106,7 @@ export function renderAt(element: ReactElement, path: string, pattern = path, st
           <Route path="*" element={<WhereAmI />} />
         </Routes>
       </MemoryRouter>
-    </JourneyContext>,
+    </StudyContext>,
   );
 }
 

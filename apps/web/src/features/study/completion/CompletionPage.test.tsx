@@ -2,8 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtInStudy } from '../builtin-study';
-import { JourneyContext } from '../journey-context';
-import { EXP_ID, journey, loginAs, mockApi, renderAt } from '../test-support';
+import { EXP_ID, journey, loginAs, mockApi, renderAt, Guarded } from '../test-support';
 import { CompletionPage } from './CompletionPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -42,9 +41,9 @@ describe('CompletionPage', () => {
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const atExit = journey({ step: 'ceiling_exit', pathway: 'ceiling' });
     renderAt(
-      <JourneyContext value={{ journey: atExit, refresh: () => undefined }}>
+      <Guarded journey={atExit}>
         <CompletionPage />
-      </JourneyContext>,
+      </Guarded>,
       '/completion',
       '/completion',
       { pathway: 'complete' },
@@ -179,9 +178,9 @@ describe('CompletionPage', () => {
       pages: { completion: { thanks: 'Thanks from the bedtime study.', instructions: 'Paste it into Prolific.' } },
     };
     renderAt(
-      <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
+      <Guarded study={study}>
         <CompletionPage />
-      </JourneyContext>,
+      </Guarded>,
       '/completion?pathway=complete',
       '/completion',
     );

@@ -1,5 +1,5 @@
 import { PROLIFIC_COMPLETION_URL, endpoints, type Pathway } from '@studychat/contracts/web';
-import { useEffect, useState } from 'react';
+import { use, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
@@ -11,8 +11,8 @@ import { api, ApiError } from '../../../lib/api';
 import { copyText } from '../../../lib/clipboard';
 import { logout } from '../../../lib/logout';
 import { currentUser } from '../../../lib/session';
-import { useJourney } from '../journey-context';
-import { recordCompletion } from '../study-api';
+import { complete, useParticipant } from '../participant-store';
+import { StudyContext } from '../study-context';
 import { readCachedStatus, readSession, removeSession, setFlag } from '../study-storage';
 import { bestEffort } from '../with-retry';
 import { resolvePathway } from './resolve-pathway';
@@ -30,7 +30,7 @@ export function CompletionPage() {
   const [state, setState] = useState<CodeState>({ kind: 'loading' });
   const [copyMessage, setCopyMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const { journey } = useJourney();
+  const { journey } = useParticipant();
   // The server's pathway wins over the navigation state and the query (spec order otherwise).
   const serverPathway = journey?.pathway ?? null;
   const navState: unknown = location.state;
@@ -45,7 +45,7 @@ export function CompletionPage() {
       if (!currentUser()?.userId) return fail('Could not retrieve your participant ID.');
       const experimentId = readSession('EXPERIMENT_ID');
       if (!experimentId) return fail('Could not determine the experiment.');
-      if (unrecorded) await bestEffort('completion', () => recordCompletion(experimentId, unrecorded));
+      if (unrecorded) await bestEffort('completion', () => complete(experimentId, unrecorded));
       const first = serverPathway ? { pathway: serverPathway } : navState;
       let stored: Pathway | null = readCachedStatus(experimentId)?.completionPathway ?? null;
       if (!resolvePathway(first, query, stored)) {
@@ -100,7 +100,7 @@ export function CompletionPage() {
 
   const code = state.kind === 'code' ? state.code : null;
   // The study's own texts, if it has them; else the spec's.
-  const own = useJourney().study?.pages?.completion;
+  const own = use(StudyContext)?.pages?.completion;
   return (
     <StudyLayout title="Study Complete!">
       <Card>

@@ -7,10 +7,10 @@ import { Card } from '../../../components/Card';
 import { LikertScale } from '../../../components/LikertScale';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { currentUser } from '../../../lib/session';
-import { recordCompletion, submitSurvey } from '../study-api';
+import { answer, complete } from '../participant-store';
 import { readSession, setFlag, writeSession } from '../study-storage';
 import { bestEffort } from '../with-retry';
-import { useStudy } from '../use-study';
+import { useStudy } from '../study-context';
 
 /** `/baseline-intention`: the reminder and the 7-point intention question. 7 ends the study (ceiling). */
 export function BaselinePage() {
@@ -36,7 +36,7 @@ export function BaselinePage() {
     if (experimentId && userId) {
       // Baseline survey failures are only logged and the flow continues (spec section 8).
       await bestEffort('baseline survey', () =>
-        submitSurvey({
+        answer({
           user_id: userId,
           experiment_id: experimentId,
           prolific_pid: readSession('PROLIFIC_PID'),
@@ -47,7 +47,7 @@ export function BaselinePage() {
     }
     setFlag('baselineSubmitted');
     if (value === LIKERT_MAX) {
-      if (experimentId) await bestEffort('completion (ceiling)', () => recordCompletion(experimentId, 'ceiling'));
+      if (experimentId) await bestEffort('completion (ceiling)', () => complete(experimentId, 'ceiling'));
       navigate('/completion', { replace: true, state: { pathway: 'ceiling' } });
       return;
     }

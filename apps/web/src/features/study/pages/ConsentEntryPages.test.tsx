@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { peekRememberedJourney } from '../journey-store';
+import { freshJourney } from '../participant-store';
 import { assignment, EXP_ID, journey, loginAs, mockApi, renderAt } from '../test-support';
 import { ConsentPage } from './ConsentPage';
 import { EntryPage } from './EntryPage';
@@ -32,7 +32,7 @@ describe('ConsentPage', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/entry'));
     expect(api.calls[0]?.body).toEqual({ experimentId: EXP_ID });
     expect(sessionStorage.getItem('consentGiven')).toBe('true');
-    expect(peekRememberedJourney(EXP_ID)).toEqual(atEntry);
+    expect(freshJourney(EXP_ID)).toEqual(atEntry);
   });
 
   it('says so when consent cannot be recorded, and lets the participant try again', async () => {

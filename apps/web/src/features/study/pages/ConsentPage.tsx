@@ -1,16 +1,13 @@
-import { endpoints } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { api } from '../../../lib/api';
 import { ContentBlocks } from '../ContentBlocks';
 import { readSession, setFlag } from '../study-storage';
-import { withRetry } from '../with-retry';
-import { useStudy } from '../use-study';
-import { rememberJourney } from '../journey-store';
+import { giveConsent } from '../participant-store';
+import { useStudy } from '../study-context';
 
 /** `/consent`: the informed consent text; 'I Consent' records consent and goes to `/entry`. */
 export function ConsentPage() {
@@ -26,9 +23,7 @@ export function ConsentPage() {
     setBusy(true);
     setError(null);
     try {
-      const consented = await withRetry(() => api(endpoints.participants.consent, { body: { experimentId } }));
-      // The entry page's guard takes the journey the reply carried (0068).
-      rememberJourney(consented.journey);
+      await giveConsent(experimentId);
       setFlag('consentGiven');
       navigate('/entry', { replace: true });
     } catch (err) {

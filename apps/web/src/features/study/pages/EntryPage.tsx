@@ -4,10 +4,10 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { currentUser } from '../../../lib/session';
-import { recordCompletion, submitSurvey } from '../study-api';
+import { answer, complete } from '../participant-store';
 import { readSession, setFlag, writeSession } from '../study-storage';
 import { bestEffort } from '../with-retry';
-import { useStudy } from '../use-study';
+import { useStudy } from '../study-context';
 
 /** The entry choice by its role; the value stored is the study's (entry.values). */
 type Choice = 'continue' | 'exit';
@@ -27,7 +27,7 @@ export function EntryPage() {
     if (experimentId && userId) {
       // Entry survey failures are only logged and the flow continues (spec section 8).
       await bestEffort('entry survey', () =>
-        submitSurvey({
+        answer({
           user_id: userId,
           experiment_id: experimentId,
           prolific_pid: readSession('PROLIFIC_PID'),
@@ -42,7 +42,7 @@ export function EntryPage() {
       navigate('/baseline-intention', { replace: true });
       return;
     }
-    if (experimentId) await bestEffort('completion (confirm)', () => recordCompletion(experimentId, 'confirm'));
+    if (experimentId) await bestEffort('completion (confirm)', () => complete(experimentId, 'confirm'));
     navigate('/completion', { replace: true, state: { pathway: 'confirm' } });
   }
 

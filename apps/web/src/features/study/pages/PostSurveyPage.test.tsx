@@ -2,8 +2,7 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtInStudy } from '../builtin-study';
-import { JourneyContext } from '../journey-context';
-import { EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
+import { EXP_ID, loginAs, mockApi, renderAt, Guarded } from '../test-support';
 import { PostSurveyPage } from './PostSurveyPage';
 
 afterEach(() => {
@@ -99,9 +98,9 @@ describe('PostSurveyPage', () => {
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     const study = { ...builtInStudy, post: { ...builtInStudy.post, key: 'bedtime_after' } };
     renderAt(
-      <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
+      <Guarded study={study}>
         <PostSurveyPage />
-      </JourneyContext>,
+      </Guarded>,
       '/post-survey',
     );
     await userEvent.click(screen.getByRole('radio', { name: '5' }));

@@ -8,10 +8,10 @@ import { LikertScale } from '../../../components/LikertScale';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { api } from '../../../lib/api';
 import { currentUser } from '../../../lib/session';
-import { recordCompletion, submitSurvey } from '../study-api';
+import { answer, complete } from '../participant-store';
 import { readSession, setFlag } from '../study-storage';
 import { bestEffort, withRetry } from '../with-retry';
-import { useStudy } from '../use-study';
+import { useStudy } from '../study-context';
 
 const RETRY_DELAY_MS = 1000;
 
@@ -60,7 +60,7 @@ export function PostSurveyPage() {
     setError(null);
     try {
       // Two retries, spaced out to ride over a brief outage: this answer is the study's outcome measure.
-      await submitSurvey(
+      await answer(
         {
           user_id: userId,
           experiment_id: experimentId,
@@ -83,7 +83,7 @@ export function PostSurveyPage() {
         api(endpoints.experiments.completionCode, { params: { id: experimentId }, query: { pathway: 'complete' } }),
       ),
     );
-    await bestEffort('completion (complete)', () => recordCompletion(experimentId, 'complete'));
+    await bestEffort('completion (complete)', () => complete(experimentId, 'complete'));
     setFlag('postSurveySubmitted');
     setFlag('experimentCompleted');
     setDone(true);

@@ -2,9 +2,9 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtInStudy } from '../builtin-study';
-import type { PageStudy } from '../use-study';
-import { JourneyContext } from '../journey-context';
-import { assignment, EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
+import type { PageStudy } from '../study-context';
+import { assignment, EXP_ID, journey, loginAs, mockApi, renderAt, Guarded } from '../test-support';
+import { freshJourney } from '../participant-store';
 import { PreSurveyPage } from './PreSurveyPage';
 
 afterEach(() => {
@@ -133,9 +133,9 @@ describe('PreSurveyPage', () => {
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     sessionStorage.setItem('baselineIntention', '3');
     renderAt(
-      <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
+      <Guarded study={study}>
         <PreSurveyPage />
-      </JourneyContext>,
+      </Guarded>,
       '/pre-survey',
     );
     expect(screen.getByRole('heading', { name: 'About your family' })).toBeInTheDocument();
@@ -169,19 +169,21 @@ describe('PreSurveyPage', () => {
         status: 409,
         body: { error: 'This step is not open yet.', code: 'STEP_OUT_OF_ORDER', step: 'consent' },
       },
+      [`GET /api/participants/journey/${EXP_ID}`]: { status: 200, body: journey({ step: 'consent' }) },
     });
-    const refresh = vi.fn();
     loginAs();
     sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
     renderAt(
-      <JourneyContext value={{ journey: null, refresh, study: builtInStudy }}>
+      <Guarded>
         <PreSurveyPage />
-      </JourneyContext>,
+      </Guarded>,
       '/pre-survey',
     );
     await answerAll();
-    await vi.waitFor(() => expect(refresh).toHaveBeenCalledTimes(1));
-    expect(api.keys()).toEqual(['POST /api/surveys']);
+    await vi.waitFor(() =>
+      expect(api.keys()).toEqual(['POST /api/surveys', `GET /api/participants/journey/${EXP_ID}`]),
+    );
+    expect(freshJourney(EXP_ID)?.step).toBe('consent');
     expect(sessionStorage.getItem('preSurveySubmitted')).toBeNull();
   });
 });

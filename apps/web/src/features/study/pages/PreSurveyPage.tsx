@@ -1,4 +1,4 @@
-import { LIKERT_MAX, LIKERT_MIN, endpoints, type SurveyQuestion } from '@studychat/contracts/web';
+import { LIKERT_MAX, LIKERT_MIN, type SurveyQuestion } from '@studychat/contracts/web';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -6,15 +6,13 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { LikertScale } from '../../../components/LikertScale';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { api, ApiError } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
 import { currentUser } from '../../../lib/session';
 import { ChoiceGroup } from '../ChoiceGroup';
-import { ensureAssignment, submitSurvey } from '../study-api';
 import { isCondition, readSession, removeSession, setFlag, writeSession } from '../study-storage';
-import { useJourney } from '../journey-context';
-import { useStudy } from '../use-study';
-import { bestEffort, withRetry } from '../with-retry';
-import { rememberJourney } from '../journey-store';
+import { useStudy } from '../study-context';
+import { bestEffort } from '../with-retry';
+import { answer, assignCondition, join, refreshJourney } from '../participant-store';
 
 /**
  * Randomisation needs the baseline on the server; an earlier baseline write that failed (only logged, per the
@@ -24,7 +22,7 @@ async function resubmitBaseline(userId: string, experimentId: string, key: strin
   const intention = readSession('baselineIntention');
   if (!intention || !/^[1-6]$/.test(intention)) return;
   await bestEffort('baseline survey (repeat)', () =>
-    submitSurvey({
+    answer({
       user_id: userId,
       experiment_id: experimentId,
       prolific_pid: readSession('PROLIFIC_PID'),
@@ -75,7 +73,6 @@ function Question({
 export function PreSurveyPage() {
   const navigate = useNavigate();
   const study = useStudy();
-  const { refresh } = useJourney();
   const pre = study.pre;
   const { baseline } = study;
   const [answers, setAnswers] = useState<Record<string, string>>({});
@@ -104,7 +101,7 @@ export function PreSurveyPage() {
       const userId = currentUser()?.userId;
       if (!experimentId || !userId) throw new Error('Submission or assignment failed. Please try again.');
       const submitPre = () =>
-        submitSurvey({
+        answer({
           user_id: userId,
           experiment_id: experimentId,
           prolific_pid: readSession('PROLIFIC_PID'),
@@ -118,13 +115,11 @@ export function PreSurveyPage() {
         await submitPre();
       } catch (failure) {
         if (!(failure instanceof ApiError && failure.status === 404)) throw failure;
-        await ensureAssignment(userId, experimentId);
+        await join(userId, experimentId);
         await resubmitBaseline(userId, experimentId, baseline.key);
         await submitPre();
       }
-      const assignment = await withRetry(() => api(endpoints.participants.assignCondition, { body: { experimentId } }));
-      // The static-intro page's guard takes the journey the reply carried (0068).
-      rememberJourney(assignment.journey);
+      const assignment = await assignCondition(experimentId);
       if (!isCondition(assignment.assigned_condition)) {
         throw new Error('Invalid response received from server when assigning condition.');
       }
@@ -134,9 +129,10 @@ export function PreSurveyPage() {
     } catch (err) {
       removeSession('preSurveySubmitted');
       // The server has the participant at another step: its guard takes them there.
-      if (err instanceof ApiError && err.code === 'STEP_OUT_OF_ORDER') {
+      const experimentId = readSession('EXPERIMENT_ID');
+      if (err instanceof ApiError && err.code === 'STEP_OUT_OF_ORDER' && experimentId) {
         setBusy(false);
-        refresh();
+        await bestEffort('journey', () => refreshJourney(experimentId));
         return;
       }
       setError(

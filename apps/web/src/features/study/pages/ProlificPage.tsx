@@ -8,9 +8,9 @@ import { StudyFooter } from '../../../components/StudyFooter';
 import { api } from '../../../lib/api';
 import { logout } from '../../../lib/logout';
 import { clearToken, isLoggedIn } from '../../../lib/session';
-import { LoginForm } from '../../auth/LoginForm';
-import { loginAndStoreToken } from '../../auth/login';
-import { ensureAssignment } from '../study-api';
+import { LoginForm } from '../../../components/LoginForm';
+import { loginAndStoreToken } from '../../../lib/login';
+import { join } from '../participant-store';
 import { writeSession } from '../study-storage';
 
 const REQUIRED = ['PROLIFIC_PID', 'EXPERIMENT_ID'] as const;
@@ -39,7 +39,7 @@ export function ProlificPage() {
     if (missing.length > 0) throw new Error('Cannot login without required Prolific and Experiment IDs from the URL.');
     const result = await loginAndStoreToken(email, password, 'Login failed');
     try {
-      await ensureAssignment(result.user.id, experimentId);
+      await join(result.user.id, experimentId);
     } catch (error) {
       // Without an assignment the study cannot go on: stay logged out so the participant can retry.
       clearToken();

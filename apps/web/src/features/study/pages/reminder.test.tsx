@@ -1,9 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtInStudy } from '../builtin-study';
-import type { PageStudy } from '../use-study';
-import { JourneyContext } from '../journey-context';
-import { EXP_ID, loginAs, mockApi, renderAt } from '../test-support';
+import type { PageStudy } from '../study-context';
+import { EXP_ID, loginAs, mockApi, renderAt, Guarded } from '../test-support';
 import { BaselinePage } from './BaselinePage';
 import { EntryPage } from './EntryPage';
 
@@ -26,9 +25,7 @@ function show(page: 'entry' | 'baseline') {
   loginAs();
   sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
   renderAt(
-    <JourneyContext value={{ journey: null, refresh: () => undefined, study }}>
-      {page === 'entry' ? <EntryPage /> : <BaselinePage />}
-    </JourneyContext>,
+    <Guarded study={study}>{page === 'entry' ? <EntryPage /> : <BaselinePage />}</Guarded>,
     page === 'entry' ? '/entry' : '/baseline-intention',
   );
 }

@@ -1,16 +1,15 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { builtInStudy } from '../builtin-study';
-import { JourneyContext } from '../journey-context';
-import { EXP_ID, journey, loginAs, renderAt } from '../test-support';
+import { EXP_ID, journey, loginAs, renderAt, Guarded } from '../test-support';
 import { StaticIntroPage } from './StaticIntroPage';
 
 function show(study = builtInStudy) {
   loginAs();
   renderAt(
-    <JourneyContext value={{ journey: journey({ condition: 'control' }), refresh: () => undefined, study }}>
+    <Guarded journey={journey({ condition: 'control' })} study={study}>
       <StaticIntroPage />
-    </JourneyContext>,
+    </Guarded>,
     `/experiment/${EXP_ID}/static-intro`,
     '/experiment/:experimentId/static-intro',
   );

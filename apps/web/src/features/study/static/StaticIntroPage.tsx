@@ -2,9 +2,9 @@ import { useNavigate, useParams } from 'react-router';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { useJourney } from '../journey-context';
+import { useParticipant } from '../participant-store';
 import { readStudySession } from '../study-storage';
-import { useStudy } from '../use-study';
+import { useStudy } from '../study-context';
 import { conditionContent } from '../condition-content';
 
 /** `/experiment/:experimentId/static-intro`: what the participant will read next. */
@@ -12,7 +12,7 @@ export function StaticIntroPage() {
   const study = useStudy();
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
-  const condition = useJourney().journey?.condition ?? readStudySession().assignedCondition;
+  const condition = useParticipant().journey?.condition ?? readStudySession().assignedCondition;
   const content = conditionContent(study, condition);
   const count = content.sections.length;
   // The study's own texts, if it has them (its topic and number of sections filled in); else the spec's.

@@ -3,9 +3,9 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { builtInStudy } from '../builtin-study';
-import { JourneyContext } from '../journey-context';
-import { EXP_ID, loginAs, mockApi } from '../test-support';
-import type { PageStudy } from '../use-study';
+import { EXP_ID, journey, loginAs, mockApi, Guarded } from '../test-support';
+import type { PageStudy } from '../study-context';
+import { freshJourney } from '../participant-store';
 import { StaticPage } from './StaticPage';
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -33,29 +33,27 @@ function timing(index: number, remainingMs: number, finished = false): SectionTi
 
 /** The server's journey at section `current` of the control condition. */
 function journeyAt(current: number): Journey {
-  return {
-    experimentId: EXP_ID,
+  return journey({
     step: 'sections',
     currentSection: current,
     condition: 'control',
     sections: control.map((s, i) => timing(i, i < current ? 0 : s.minSeconds * 1000, i < current)),
-  } as unknown as Journey;
+  });
 }
 
 const reply = (section: SectionTiming) => ({ status: 200, body: { section, serverTime: new Date(T0).toISOString() } });
 
-function renderStatic(journey: Journey | null, refresh = vi.fn(), study: PageStudy = builtInStudy) {
+function renderStatic(journey: Journey | null, study: PageStudy = builtInStudy) {
   render(
-    <JourneyContext value={{ journey, refresh, study }}>
+    <Guarded journey={journey} study={study}>
       <MemoryRouter initialEntries={[`/experiment/${EXP_ID}/static`]}>
         <Routes>
           <Route path="/experiment/:experimentId/static" element={<StaticPage />} />
           <Route path="*" element={<Where />} />
         </Routes>
       </MemoryRouter>
-    </JourneyContext>,
+    </Guarded>,
   );
-  return refresh;
 }
 
 let visibility: DocumentVisibilityState = 'visible';
@@ -187,10 +185,15 @@ describe('StaticPage', () => {
   });
 
   it("asks for the server's journey again when the server says the participant is elsewhere", async () => {
-    mockApi({ [OPEN]: { status: 409, body: { error: 'Not now', code: 'STEP_OUT_OF_ORDER', step: 'chat' } } });
-    const refresh = renderStatic(journeyAt(0));
+    const api = mockApi({
+      [OPEN]: { status: 409, body: { error: 'Not now', code: 'STEP_OUT_OF_ORDER', step: 'chat' } },
+      [`GET /api/participants/journey/${EXP_ID}`]: { status: 200, body: { ...journeyAt(0), step: 'chat' } },
+    });
+    renderStatic(journeyAt(0));
     await pass(0);
-    expect(refresh).toHaveBeenCalled();
+    await pass(0);
+    expect(api.keys()).toContain(`GET /api/participants/journey/${EXP_ID}`);
+    expect(freshJourney(EXP_ID)?.step).toBe('chat');
   });
 
   it('shows a Markdown section once its renderer has loaded, with a loading state until then', async () => {
@@ -200,7 +203,7 @@ describe('StaticPage', () => {
     first.blocks = [{ markdown: 'Car seats **save lives**.\n\n<script>window.hacked = true</script>' }];
     mockApi({ [OPEN]: reply(timing(0, 15_000)), [FINISH]: reply(timing(0, 0, true)) });
     await import('../StudyMarkdown'); // compiled once here, so the page's own import is quick
-    renderStatic(journeyAt(0), vi.fn(), study);
+    renderStatic(journeyAt(0), study);
     expect(screen.getByRole('heading', { level: 1, name: first.title })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Loading...');
     // The renderer's chunk comes in (vi.waitFor moves the fake clock a little on each look).

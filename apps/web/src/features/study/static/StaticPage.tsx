@@ -1,4 +1,4 @@
-import { endpoints, sectionMinSeconds, type SectionReply } from '@studychat/contracts/web';
+import { sectionMinSeconds, type SectionReply } from '@studychat/contracts/web';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
@@ -6,11 +6,9 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { api, ApiError } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
 import { ContentBlocks } from '../ContentBlocks';
-import { useJourney } from '../journey-context';
 import { readStudySession, setFlag } from '../study-storage';
-import { withRetry } from '../with-retry';
 import { readSectionClock, reportedSeconds, startClock, writeSectionClock, type SectionClock } from './section-clock';
 import {
   canAdvance,
@@ -23,14 +21,11 @@ import {
 } from './static-progress';
 import { useScrolledToBottom } from './use-scrolled-to-bottom';
 import { useVisibleCountdown } from './use-visible-countdown';
-import { useStudy } from '../use-study';
+import { useStudy } from '../study-context';
 import { conditionContent } from '../condition-content';
-import { rememberJourney } from '../journey-store';
+import { finishSection, openSection, refreshJourney, useParticipant } from '../participant-store';
 
 const SAVE_FAILED = 'Your progress could not be saved. Please check your connection and try again.';
-
-const openSection = (experimentId: string, sectionIndex: number): Promise<SectionReply> =>
-  withRetry(() => api(endpoints.journey.openSection, { body: { experimentId, sectionIndex } }));
 
 /**
  * `/experiment/:experimentId/static`: four timed sections; all complete leads to the chat. The server opens
@@ -41,7 +36,11 @@ export function StaticPage() {
   const study = useStudy();
   const navigate = useNavigate();
   const { experimentId = '' } = useParams();
-  const { journey, refresh } = useJourney();
+  const { journey } = useParticipant();
+  // The server has the participant elsewhere: read where, and the guard takes them there.
+  const refresh = useCallback(() => {
+    refreshJourney(experimentId).catch((error: unknown) => console.warn('journey read failed', error));
+  }, [experimentId]);
   const condition = journey?.condition ?? readStudySession().assignedCondition;
   const sections = conditionContent(study, condition).sections;
   const fromServer = () =>
@@ -115,13 +114,12 @@ export function StaticPage() {
     setError(null);
     try {
       if (!current.opened) await openSection(experimentId, index);
-      openedByFinish.current = await api(endpoints.journey.finishSection, {
-        body: {
-          experimentId,
-          sectionIndex: index,
-          visibleSeconds: reportedSeconds(clock.visibleMs),
-          hiddenSeconds: reportedSeconds(clock.hiddenMs),
-        },
+      // The last finish's reply carries the journey (now at the chat) into the store for the chat page's guard.
+      openedByFinish.current = await finishSection({
+        experimentId,
+        sectionIndex: index,
+        visibleSeconds: reportedSeconds(clock.visibleMs),
+        hiddenSeconds: reportedSeconds(clock.hiddenMs),
       });
     } catch (failure) {
       setBusy(false);
@@ -136,8 +134,6 @@ export function StaticPage() {
     }
     const sectionStatus = progress.sectionStatus.map((done, i) => done || i === index);
     if (isLast) {
-      // The chat page's guard takes the journey the last finish's reply carried (0068).
-      rememberJourney(openedByFinish.current?.journey);
       writeProgress(experimentId, { currentSection: index, sectionStatus });
       setFlag('staticContentReviewed');
       navigate(`/experiment/${experimentId}/chat`, { replace: true });

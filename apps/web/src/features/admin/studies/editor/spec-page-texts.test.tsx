@@ -2,9 +2,8 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtInStudy } from '../../../study/builtin-study';
 import { CompletionPage } from '../../../study/completion/CompletionPage';
-import { JourneyContext } from '../../../study/journey-context';
 import { StaticIntroPage } from '../../../study/static/StaticIntroPage';
-import { EXP_ID, journey, loginAs, mockApi, renderAt } from '../../../study/test-support';
+import { EXP_ID, journey, loginAs, mockApi, renderAt, Guarded } from '../../../study/test-support';
 import { SPEC_COMPLETION, SPEC_STATIC_INTRO } from './spec-page-texts';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -14,11 +13,9 @@ describe("the editor's copy of the spec's page texts", () => {
   it('is what the static-intro page shows for a study without its own texts', () => {
     loginAs();
     renderAt(
-      <JourneyContext
-        value={{ journey: journey({ condition: 'control' }), refresh: () => undefined, study: builtInStudy }}
-      >
+      <Guarded journey={journey({ condition: 'control' })}>
         <StaticIntroPage />
-      </JourneyContext>,
+      </Guarded>,
       `/experiment/${EXP_ID}/static-intro`,
       '/experiment/:experimentId/static-intro',
     );

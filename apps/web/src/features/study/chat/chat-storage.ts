@@ -1,7 +1,7 @@
 // The chat's browser state, under the local storage keys spec section 3 names. Only a cache: the
 // server holds the thread and its progress, and the page re-reads them when this is missing.
 import { chatPoints, isChatComplete, SPEC_CHAT_RULE, type ChatRule } from '@studychat/contracts/web';
-import { experimentKeys } from '../../lib/storage-keys';
+import { experimentKeys } from '../../../lib/storage-keys';
 import type { Progress, UiMessage } from './chat-types';
 
 export interface StoredChat {

@@ -1,9 +1,9 @@
-import type { Journey } from '@studychat/contracts/web';
+import { journey } from '../test-support';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { builtInStudy } from '../study/builtin-study';
-import type { PageStudy } from '../study/use-study';
+import { builtInStudy } from '../builtin-study';
+import type { PageStudy } from '../study-context';
 import { COMPLETION_TEXT } from './ChatPage';
 import {
   EXPERIMENT,
@@ -27,7 +27,7 @@ const study: PageStudy = {
 };
 
 const journeyIn = (condition: 'mmr' | 'control') =>
-  ({ experimentId: EXPERIMENT, step: 'chat', condition, chat: { threadId: null } }) as unknown as Journey;
+  journey({ experimentId: EXPERIMENT, step: 'chat', condition, chat: { ...journey().chat, threadId: null } });
 
 /** A new thread; the re-read after a reply fails, so the page's own count is what shows. */
 function server() {

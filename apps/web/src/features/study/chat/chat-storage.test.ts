@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { experimentKeys } from '../../lib/storage-keys';
+import { experimentKeys } from '../../../lib/storage-keys';
 import { clearChat, loadChat, saveChat } from './chat-storage';
 
 const EXP = 'exp-1';

@@ -1,4 +1,4 @@
-import { Button } from '../../components/Button';
+import { Button } from '../../../components/Button';
 
 /** Shown before a thread exists. */
 export function StartConversation({ onStart, starting }: { onStart: () => void; starting: boolean }) {

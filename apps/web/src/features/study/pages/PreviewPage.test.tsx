@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getToken, setToken } from '../../lib/session';
+import { getToken, setToken } from '../../../lib/session';
 import { PREVIEW_SIGNED_IN_TEXT, PreviewPage } from './PreviewPage';
 
 const EXP = '22222222-2222-4222-8222-222222222222';

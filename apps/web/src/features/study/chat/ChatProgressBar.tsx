@@ -1,5 +1,5 @@
 import { SPEC_CHAT_RULE, type ChatRule } from '@studychat/contracts/web';
-import { Button } from '../../components/Button';
+import { Button } from '../../../components/Button';
 import type { Progress } from './chat-types';
 
 /** 'Engagement: x/100' shows whole points, capped at the rule's target (the spec's 100 unless the study sets one). */

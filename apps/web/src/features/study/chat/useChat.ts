@@ -11,8 +11,8 @@ import {
   type Condition,
 } from '@studychat/contracts/web';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../../lib/api';
-import { streamEndpoint, StreamInterruptedError } from '../../lib/sse';
+import { api, ApiError } from '../../../lib/api';
+import { streamEndpoint, StreamInterruptedError } from '../../../lib/sse';
 import { initializeError, MISSING_PROPS_ERROR, sendError, startError } from './chat-errors';
 import { loadChat, saveChat, type StoredChat } from './chat-storage';
 import { DEFAULT_LIMITS, NO_PROGRESS, type Progress, type UiMessage } from './chat-types';

@@ -1,9 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { TotpRequiredError } from './login';
+import { TotpRequiredError } from '../lib/login';
 import { LoginForm } from './LoginForm';
-import { validateLogin } from './validate-login';
+import { validateLogin } from '../features/auth/validate-login';
 
 describe('validateLogin', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { endpoints, PASTE_LENGTH_MAX } from '@studychat/contracts/web';
-import { api } from '../../lib/api';
+import { api } from '../../../lib/api';
 
 /**
  * Tells the server the chat box blocked a paste: the pasted length only, never the text (docs/decisions/0028).

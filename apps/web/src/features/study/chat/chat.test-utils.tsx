@@ -1,11 +1,11 @@
 // Helpers for the chat page tests: a fake server behind fetch, and controllable event streams.
+import { Guarded } from '../test-support';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { vi } from 'vitest';
 import type { Journey } from '@studychat/contracts/web';
-import { setToken } from '../../lib/session';
-import { JourneyContext } from '../study/journey-context';
-import type { PageStudy } from '../study/use-study';
+import { setToken } from '../../../lib/session';
+import type { PageStudy } from '../study-context';
 import { ChatPage } from './ChatPage';
 
 export const EXPERIMENT = '11111111-1111-4111-8111-111111111111';
@@ -92,13 +92,13 @@ export const THREAD_EXTRA = { limits: LIMITS, replying: false };
 /** The chat page, with the server's journey and the experiment's study as its study guard hands them down (none by default). */
 export function renderChat(journey: Journey | null = null, study: PageStudy | null = null) {
   return render(
-    <JourneyContext value={{ journey, refresh: () => undefined, study }}>
+    <Guarded journey={journey} study={study}>
       <MemoryRouter initialEntries={[`/experiment/${EXPERIMENT}/chat`]}>
         <Routes>
           <Route path="/experiment/:experimentId/chat" element={<ChatPage />} />
           <Route path="/post-survey" element={<p>Post-survey page</p>} />
         </Routes>
       </MemoryRouter>
-    </JourneyContext>,
+    </Guarded>,
   );
 }

@@ -1,9 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Alert } from '../../components/Alert';
-import { Button } from '../../components/Button';
-import { TextField } from '../../components/TextField';
-import { TotpRequiredError } from './login';
-import { validateLogin, type LoginErrors } from './validate-login';
+import { Alert } from './Alert';
+import { Button } from './Button';
+import { TextField } from './TextField';
+import { TotpRequiredError } from '../lib/login';
+import { validateLogin, type LoginErrors } from '../features/auth/validate-login';
 
 export interface LoginFormProps {
   /**

@@ -1,6 +1,6 @@
 import { endpoints, type LoginResult } from '@studychat/contracts/web';
-import { api, ApiError } from '../../lib/api';
-import { setToken } from '../../lib/session';
+import { api, ApiError } from './api';
+import { setToken } from './session';
 
 /** The password was right and the account has two-factor authentication: ask for the code. */
 export class TotpRequiredError extends Error {}

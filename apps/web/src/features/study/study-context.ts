@@ -1,8 +1,11 @@
 import type { StudyDefinition, WebStudyDefinition } from '@studychat/contracts/web';
-import { useJourney } from './journey-context';
+import { createContext, useContext } from 'react';
 
 /** The study a page shows: the participant view of the experiment's version (no prompts), pre-survey included. */
 export type PageStudy = WebStudyDefinition & { pre: StudyDefinition['pre'] };
+
+/** The study the page's guard read for it; null outside a guard. */
+export const StudyContext = createContext<PageStudy | null>(null);
 
 /**
  * The study this page shows, as its guard read it: the experiment's version from the server, or the built-in
@@ -10,7 +13,7 @@ export type PageStudy = WebStudyDefinition & { pre: StudyDefinition['pre'] };
  * read's failure with a retry), so there is no compiled-in study to fall back to.
  */
 export function useStudy(): PageStudy {
-  const { study } = useJourney();
+  const study = useContext(StudyContext);
   if (!study) throw new Error('useStudy: a study page renders only inside its guard, which reads the study');
   return study;
 }

@@ -1,11 +1,12 @@
 import { CHAT_CLOSED_TEXT, chatAllowsProceed, chatRuleFor } from '@studychat/contracts/web';
-import { useMemo, useState } from 'react';
+import { use, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Alert } from '../../components/Alert';
-import { StudyFooter } from '../../components/StudyFooter';
-import { currentUser } from '../../lib/session';
-import { useJourney } from '../study/journey-context';
-import { readStudySession } from '../study/study-storage';
+import { Alert } from '../../../components/Alert';
+import { StudyFooter } from '../../../components/StudyFooter';
+import { currentUser } from '../../../lib/session';
+import { useParticipant } from '../participant-store';
+import { StudyContext } from '../study-context';
+import { readStudySession } from '../study-storage';
 import { ChatInput } from './ChatInput';
 import { ChatProgressBar } from './ChatProgressBar';
 import { clearChat } from './chat-storage';
@@ -23,7 +24,8 @@ export function ChatPage() {
   const { experimentId } = useParams();
   const user = currentUser();
   const navigate = useNavigate();
-  const { journey, study } = useJourney();
+  const { journey } = useParticipant();
+  const study = use(StudyContext);
   const [condition] = useState(() => journey?.condition ?? readStudySession().assignedCondition);
   // The condition's completion rule in the experiment's study (the spec's unless it sets one); read from the
   // study the guard loaded, not the built-in one (which would add the whole study text to this page).

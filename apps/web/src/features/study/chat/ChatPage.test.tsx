@@ -1,9 +1,9 @@
-import type { Journey } from '@studychat/contracts/web';
+import { journey } from '../test-support';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { builtInStudy } from '../study/builtin-study';
-import { experimentKeys } from '../../lib/storage-keys';
+import { builtInStudy } from '../builtin-study';
+import { experimentKeys } from '../../../lib/storage-keys';
 import { PASTE_HINT } from './ChatInput';
 import { COMPLETION_TEXT } from './ChatPage';
 import {
@@ -479,7 +479,7 @@ describe('ChatPage: restoring', () => {
         }),
     });
     const chat = { threadId: THREAD, ...progress(1, 2) };
-    renderChat({ experimentId: EXPERIMENT, step: 'chat', chat } as unknown as Journey);
+    renderChat(journey({ experimentId: EXPERIMENT, step: 'chat', chat: { ...chat, closed: null } }));
     expect(await within(log()).findByText('A1')).toBeInTheDocument();
     expect(screen.getByText('Rounds: 1/3')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Start Conversation' })).not.toBeInTheDocument();

@@ -1,11 +1,11 @@
 import { endpoints } from '@studychat/contracts/web';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert } from '../../components/Alert';
-import { Card } from '../../components/Card';
-import { api, ApiError } from '../../lib/api';
-import { isLoggedIn, setToken } from '../../lib/session';
-import { writeSession } from '../study/study-storage';
+import { Alert } from '../../../components/Alert';
+import { Card } from '../../../components/Card';
+import { api, ApiError } from '../../../lib/api';
+import { isLoggedIn, setToken } from '../../../lib/session';
+import { writeSession } from '../study-storage';
 
 export const PREVIEW_SIGNED_IN_TEXT =
   'This browser is already signed in (your admin session, or another participant). Open the preview link in a private window or another browser profile: signing in here would replace that session.';

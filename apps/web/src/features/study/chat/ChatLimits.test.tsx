@@ -2,8 +2,8 @@ import { CHAT_CLOSED_TEXT } from '@studychat/contracts/web';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { builtInStudy } from '../study/builtin-study';
-import { experimentKeys } from '../../lib/storage-keys';
+import { builtInStudy } from '../builtin-study';
+import { experimentKeys } from '../../../lib/storage-keys';
 import { messagesLeftText, tooLongText } from './ChatInput';
 import {
   EXPERIMENT,
