@@ -21,3 +21,4 @@ export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';
 export * from './event-stream.js';
+export * from './flow/index.js';

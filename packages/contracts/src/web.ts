@@ -14,6 +14,9 @@ export { mmrPreSurvey } from './study/mmr-study.survey.js';
 /** The chat's canned greetings on their own, so the chat page does not pull in the whole study text. */
 export { mmrFallbackGreetings as chatFallbackGreetings } from './study/mmr-study.greeting.js';
 export * from './chat-progress.js';
+export * from './flow/types.js';
+export * from './flow/rules.js';
+export * from './flow/checks.js';
 export * from './event-stream.js';
 export * from './chat-limits.js';
 export type * from './chat-settings.js';

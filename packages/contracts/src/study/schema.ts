@@ -83,7 +83,7 @@ const ConditionContentSchema = z
     });
   });
 
-const ChatModelSettingsSchema = z
+export const ChatModelSettingsSchema = z
   .object({
     model: LineText.regex(
       /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/,

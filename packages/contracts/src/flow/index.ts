@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './rules.js';
+export * from './checks.js';
+export * from './legacy.js';
+export * from './schema.js';
