@@ -38,9 +38,13 @@ describe.each(TEST_DIALECTS)('hotRead (%s)', (dialect) => {
   it('refuses a statement that inlines a value or binds something other than its stand-ins', async () => {
     const database = await createTestDatabase(dialect, { migrate: false });
     const { db } = database;
-    const inlined = hotRead('test-inlined', ['i'], (b, p) => sql<{ id: string }>`select ${sql.lit(p.i)} as id`.compile(b));
+    const inlined = hotRead('test-inlined', ['i'], (b, p) =>
+      sql<{ id: string }>`select ${sql.lit(p.i)} as id`.compile(b),
+    );
     await expect(inlined(db, { i: 'x' })).rejects.toThrow(/named stand-in/);
-    const constant = hotRead('test-constant', ['i'], (b, p) => sql<{ a: string }>`select ${p.i} as a, ${'k'} as b`.compile(b));
+    const constant = hotRead('test-constant', ['i'], (b, p) =>
+      sql<{ a: string }>`select ${p.i} as a, ${'k'} as b`.compile(b),
+    );
     await expect(constant(db, { i: 'x' })).rejects.toThrow(/named stand-in/);
     await database.close();
   });

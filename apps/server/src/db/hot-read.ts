@@ -39,7 +39,12 @@ export function hotRead<const N extends readonly string[], R>(
   };
   return async (db, values) => {
     const { sql, order } = prepare(db);
-    const { rows } = await db.executeQuery(CompiledQuery.raw(sql, order.map((p) => values[p])) as CompiledQuery<R>);
+    const { rows } = await db.executeQuery(
+      CompiledQuery.raw(
+        sql,
+        order.map((p) => values[p]),
+      ) as CompiledQuery<R>,
+    );
     return rows;
   };
 }

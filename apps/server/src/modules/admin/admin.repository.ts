@@ -36,11 +36,7 @@ export function findUserWithTestFlag(db: Kysely<DB>, userId: string): Promise<Us
  * directions; ties fall back to id so the order is stable. Text is compared byte-wise on PostgreSQL too
  * (collation "C"), so both databases sort emails and ids alike.
  */
-export function listUsersSorted(
-  db: Kysely<DB>,
-  sortBy: UserSortField,
-  order: SortOrder,
-): Promise<UserWithTestFlag[]> {
+export function listUsersSorted(db: Kysely<DB>, sortBy: UserSortField, order: SortOrder): Promise<UserWithTestFlag[]> {
   const column = sql.ref(`users.${sortBy}`);
   const textColumn = sortBy === 'id' || sortBy === 'email';
   const key = textColumn ? byteOrder(db, column) : column;

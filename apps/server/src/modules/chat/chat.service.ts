@@ -176,11 +176,7 @@ async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessag
  * Starts the participant's chat for an experiment at the chat step (after every section is read on the
  * server's clock), or returns the thread they already have; a new thread logs `chat_started`.
  */
-export async function initiateChat(
-  ctx: ChatContext,
-  userId: string,
-  experimentId: string,
-): Promise<InitiateReply> {
+export async function initiateChat(ctx: ChatContext, userId: string, experimentId: string): Promise<InitiateReply> {
   await journeyWrite(
     ctx.deps,
     { userId, experimentId, write: { kind: 'chat_start' } },
@@ -263,11 +259,7 @@ async function takeLease(
  * that arrives while another is generating it waits for that one (polling the database, so this holds
  * across processes) and replays the result; if that one's process died, it takes over within a lease.
  */
-export async function prepareInitialMessage(
-  ctx: ChatContext,
-  userId: string,
-  threadId: string,
-): Promise<StreamRunner> {
+export async function prepareInitialMessage(ctx: ChatContext, userId: string, threadId: string): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
   const first = await ownThread(ctx, userId, threadId);
   const { state } = first;

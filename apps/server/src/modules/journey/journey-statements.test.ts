@@ -128,34 +128,37 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     ['consent', 'joined', true],
     ['a survey', 'consented', true],
     ['completion', 'post', false],
-  ] as const)('%s: its row and its event in one transaction, the journey after it read inside', async (_, at, leads) => {
-    const { user, experimentId } = await participant(at);
-    const study = await t().deps.studies(experimentId);
-    const write = {
-      joined: () => send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
-      consented: () =>
-        send(
-          t(),
-          user,
-          'POST',
-          '/api/surveys',
-          surveyBody(user.id, experimentId, 'entry', { [study.entry.key]: study.entry.values.continue }),
-        ),
-      post: () => send(t(), user, 'POST', '/api/participants/completion', { experimentId, pathway: 'complete' }),
-    }[at];
-    let response: LightMyRequestResponse | undefined;
-    const statements = await statementsOf(async () => (response = await write()));
-    expect(response?.statusCode).toBe(200);
-    // BEGIN, (lock), facts, the write, its event, (the journey after it, for a write that leads to the next
-    // page: decision 0068), COMMIT. Nothing before: the experiment is read only when there is no assignment,
-    // the completion code inside the update.
-    expect(statements).toHaveLength(5 + lock + (leads ? 1 : 0));
-    if (leads) expect(response?.json()).toHaveProperty('journey');
-    expect(statements[0]).toMatch(/^begin/i);
-    expect(statements.at(-1)).toMatch(/^commit/i);
-    expect(statements.filter((s) => /insert into "journey_events"/i.test(s))).toHaveLength(1);
-    expect(statements.filter((s) => /json_group_array|json_agg/i.test(s))).toHaveLength(leads ? 2 : 1);
-  });
+  ] as const)(
+    '%s: its row and its event in one transaction, the journey after it read inside',
+    async (_, at, leads) => {
+      const { user, experimentId } = await participant(at);
+      const study = await t().deps.studies(experimentId);
+      const write = {
+        joined: () => send(t(), user, 'POST', '/api/participants/consent', { experimentId }),
+        consented: () =>
+          send(
+            t(),
+            user,
+            'POST',
+            '/api/surveys',
+            surveyBody(user.id, experimentId, 'entry', { [study.entry.key]: study.entry.values.continue }),
+          ),
+        post: () => send(t(), user, 'POST', '/api/participants/completion', { experimentId, pathway: 'complete' }),
+      }[at];
+      let response: LightMyRequestResponse | undefined;
+      const statements = await statementsOf(async () => (response = await write()));
+      expect(response?.statusCode).toBe(200);
+      // BEGIN, (lock), facts, the write, its event, (the journey after it, for a write that leads to the next
+      // page: decision 0068), COMMIT. Nothing before: the experiment is read only when there is no assignment,
+      // the completion code inside the update.
+      expect(statements).toHaveLength(5 + lock + (leads ? 1 : 0));
+      if (leads) expect(response?.json()).toHaveProperty('journey');
+      expect(statements[0]).toMatch(/^begin/i);
+      expect(statements.at(-1)).toMatch(/^commit/i);
+      expect(statements.filter((s) => /insert into "journey_events"/i.test(s))).toHaveLength(1);
+      expect(statements.filter((s) => /json_group_array|json_agg/i.test(s))).toHaveLength(leads ? 2 : 1);
+    },
+  );
 
   it('the condition assignment: the condition and its event in one transaction, with the journey after it', async () => {
     const { user, experimentId } = await participant('pre');

@@ -15,7 +15,5 @@ export function registerJourneyRoutes(app: FastifyInstance, ctx: AppContext): vo
     getJourney(deps, caller(request).userId, request.params.experimentId),
   );
   route(app, journeyRoutes.openSection, user, (request) => openSection(deps, caller(request).userId, request.body));
-  route(app, journeyRoutes.finishSection, user, (request) =>
-    finishSection(deps, caller(request).userId, request.body),
-  );
+  route(app, journeyRoutes.finishSection, user, (request) => finishSection(deps, caller(request).userId, request.body));
 }

@@ -80,7 +80,8 @@ const REFUSAL_EVENTS = ['out_of_order', 'section_too_early'] as const satisfies 
  */
 export const MAX_LOGGED_REFUSALS = 50;
 
-type Settled<T> = { kind: 'done'; value: T; journey?: Journey } | { kind: 'refused'; error: AppError } | { kind: 'absent' };
+type Settled<T> =
+  { kind: 'done'; value: T; journey?: Journey } | { kind: 'refused'; error: AppError } | { kind: 'absent' };
 
 async function runWrite<T>(
   deps: AppDeps,
@@ -117,7 +118,7 @@ async function runWrite<T>(
     const done = async (value: T): Promise<Settled<T>> => {
       if (!journeyAfter(value)) return { kind: 'done', value };
       const after = await readJourneyFacts(trx, input.userId, input.experimentId);
-      if (!after) throw new Error('the participant\'s assignment disappeared inside their write');
+      if (!after) throw new Error("the participant's assignment disappeared inside their write");
       return { kind: 'done', value, journey: toJourney(toState(toFacts(after, study), study), now) };
     };
 
