@@ -17,6 +17,7 @@ export * from './chat-progress.js';
 export * from './flow/types.js';
 export * from './flow/rules.js';
 export * from './flow/checks.js';
+export * from './flow/answers.js';
 export * from './event-stream.js';
 export * from './chat-limits.js';
 export type * from './chat-settings.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { studyDefinition } from '../study/mmr-study.js';
 import { flowOfLegacy, LEGACY_STEP } from './legacy.js';
+import { answerProblem, answersProblems, normaliseAnswers } from './answers.js';
 import { checkPasses, pipeAnswers, ruleHolds, stepsFor } from './rules.js';
 import { validateFlowDefinition } from './schema.js';
 import type { FlowDefinition, FlowQuestion } from './types.js';
@@ -266,5 +267,62 @@ describe('rules, pipes and checks', () => {
     expect(
       checkPasses({ ...q, type: 'multiple', check: { expected: ['a', 'b'], onFail: { flag: true } } }, ['b', 'a']),
     ).toBe(true);
+  });
+});
+
+describe('answers', () => {
+  const slider: FlowQuestion = {
+    key: 'sure',
+    text: 'How sure?',
+    required: true,
+    type: 'slider',
+    min: 0,
+    max: 100,
+    step: 5,
+    anchors: { min: 'Not', max: 'Very' },
+  };
+  const text: FlowQuestion = {
+    key: 'why',
+    text: 'Why?',
+    required: false,
+    type: 'text',
+    minChars: 3,
+    maxChars: 5,
+    multiline: false,
+  };
+  const many: FlowQuestion = {
+    key: 'pets',
+    text: 'Pets?',
+    required: true,
+    type: 'multiple',
+    maxChoices: 2,
+    options: [
+      { value: 'cat', label: 'Cat' },
+      { value: 'dog', label: 'Dog' },
+      { value: 'fish', label: 'Fish' },
+    ],
+  };
+
+  it('refuses what does not fit each question type, in words a participant reads', () => {
+    expect(answerProblem(slider, 55)).toBeNull();
+    expect(answerProblem(slider, 52)).toMatch(/steps of 5/);
+    expect(answerProblem(slider, 101)).toMatch(/from 0 to 100/);
+    expect(answerProblem(slider, undefined)).toMatch(/Please answer/);
+    expect(answerProblem(text, undefined)).toBeNull();
+    expect(answerProblem(text, ' ab ')).toMatch(/at least 3/);
+    expect(answerProblem(text, '🙂🙂🙂')).toBeNull();
+    expect(answerProblem(text, 'abcdef')).toMatch(/at most 5/);
+    expect(answerProblem(many, ['cat', 'dog'])).toBeNull();
+    expect(answerProblem(many, ['cat', 'dog', 'fish'])).toMatch(/at most 2/);
+    expect(answerProblem(many, ['cat', 'cat'])).toMatch(/each option once/);
+    expect(answerProblem(many, ['lion'])).toMatch(/from the options/);
+  });
+
+  it('names unknown keys and stores numbers as numbers, text trimmed', () => {
+    const step = { questions: [slider, text] };
+    expect(answersProblems(step, { sure: 50, extra: 'x' })).toEqual([
+      { key: 'extra', message: 'This page does not ask this.' },
+    ]);
+    expect(normaliseAnswers(step, { sure: '50', why: ' yes ' })).toEqual({ sure: 50, why: 'yes' });
   });
 });

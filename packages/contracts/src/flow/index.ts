@@ -3,3 +3,4 @@ export * from './rules.js';
 export * from './checks.js';
 export * from './legacy.js';
 export * from './schema.js';
+export * from './answers.js';
