@@ -8,15 +8,18 @@ export interface LikertScaleProps {
   onChange: (value: number) => void;
   min?: number;
   max?: number;
-  /** Anchor labels for the lowest, middle (floor of the average) and highest points. */
-  labels: { min: string; mid: string; max: string };
+  /**
+   * Anchor labels for the lowest, middle (floor of the average; optional) and highest points, or one label per
+   * point.
+   */
+  labels: { min: string; mid?: string | undefined; max: string } | readonly string[];
   required?: boolean;
   describedBy?: string | undefined;
 }
 
 /**
- * A 1..7 intention scale as a native radio group (fieldset and legend, arrow keys move between
- * points), styled as large buttons that fit seven across a 360 px phone screen.
+ * A scale of 2 to 11 points (the spec's 1..7 intention scale by default) as a native radio group (fieldset and
+ * legend, arrow keys move between points), styled as large buttons that fit across a 360 px phone screen.
  */
 export function LikertScale({
   legend,
@@ -32,8 +35,10 @@ export function LikertScale({
   const baseId = useId();
   const mid = Math.floor((min + max) / 2);
   const points = Array.from({ length: max - min + 1 }, (_, i) => min + i);
-  const anchor = (point: number) =>
-    point === min ? labels.min : point === mid ? labels.mid : point === max ? labels.max : undefined;
+  const anchor = (point: number): string | undefined => {
+    if (isLabelList(labels)) return labels[point - min];
+    return point === min ? labels.min : point === mid ? labels.mid : point === max ? labels.max : undefined;
+  };
   return (
     <fieldset aria-describedby={describedBy} className="min-w-0">
       <legend className="text-lg font-semibold text-slate-900">
@@ -45,7 +50,10 @@ export function LikertScale({
           </span>
         )}
       </legend>
-      <div className="mt-4 grid grid-cols-7 gap-1 sm:gap-2">
+      <div
+        className="mt-4 grid gap-1 sm:gap-2"
+        style={{ gridTemplateColumns: `repeat(${points.length}, minmax(0, 1fr))` }}
+      >
         {points.map((point) => {
           const id = `${baseId}-${point}`;
           const text = anchor(point);
@@ -63,7 +71,7 @@ export function LikertScale({
               />
               <label
                 htmlFor={id}
-                className="flex h-12 w-full cursor-pointer items-center justify-center rounded-lg border-2 border-slate-300 bg-white text-lg font-semibold text-slate-800 transition-colors peer-checked:border-brand-600 peer-checked:bg-brand-600 peer-checked:text-white peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 hover:border-brand-500 sm:h-14"
+                className="flex h-12 w-full min-w-0 cursor-pointer items-center justify-center rounded-lg border-2 border-slate-300 bg-white text-lg font-semibold text-slate-800 transition-colors peer-checked:border-brand-600 peer-checked:bg-brand-600 peer-checked:text-white peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 hover:border-brand-500 sm:h-14"
               >
                 {point}
                 {text && <span className="sr-only">{`: ${text}`}</span>}
@@ -79,4 +87,8 @@ export function LikertScale({
       </div>
     </fieldset>
   );
+}
+
+function isLabelList(labels: LikertScaleProps['labels']): labels is readonly string[] {
+  return Array.isArray(labels);
 }
