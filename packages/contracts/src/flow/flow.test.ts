@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { studyDefinition } from '../study/mmr-study.js';
 import { flowOfLegacy, LEGACY_STEP } from './legacy.js';
+import { FLOW_TEMPLATES, threeArmTemplate } from './templates/index.js';
 import { answerProblem, answersProblems, normaliseAnswers } from './answers.js';
 import { checkPasses, pipeAnswers, ruleHolds, stepsFor } from './rules.js';
 import { validateFlowDefinition } from './schema.js';
@@ -324,5 +325,19 @@ describe('answers', () => {
       { key: 'extra', message: 'This page does not ask this.' },
     ]);
     expect(normaliseAnswers(step, { sure: '50', why: ' yes ' })).toEqual({ sure: 50, why: 'yes' });
+  });
+});
+
+describe('the templates', () => {
+  it.each(FLOW_TEMPLATES.map((t) => [t.id, t] as const))('%s is a valid flow', (_, template) => {
+    expect(issuesOf(template)).toEqual([]);
+  });
+
+  it('gives the three-arm study’s no-message arm neither the text nor the chat', () => {
+    const ids = (c: string) => stepsFor(threeArmTemplate, c).map((s) => s.id);
+    expect(ids('none')).not.toContain('conversation');
+    expect(ids('none')).not.toContain('official_text');
+    expect(ids('text')).toContain('official_text');
+    expect(ids('chatbot')).toContain('conversation');
   });
 });

@@ -4,3 +4,4 @@ export * from './checks.js';
 export * from './legacy.js';
 export * from './schema.js';
 export * from './answers.js';
+export * from './templates/index.js';
