@@ -59,6 +59,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // The API speaks JSON only: other bodies get 415 rather than reaching validation as strings.
   app.removeContentTypeParser('text/plain');
 
+  // A lost connection, an unreachable database and its return go to the app's log (db/database.ts).
+  deps.database.reportTo(app.log);
   registerRouteRegistry(app);
   registerErrorHandler(app);
   registerSecurity(app);

@@ -17,6 +17,8 @@ export const ErrorCode = z.enum([
   'TOTP_INVALID',
   'TOTP_ENROLMENT_REQUIRED',
   'SERVICE_BUSY',
+  /** The server cannot reach its database for now (a restart, a failover): try again after Retry-After. */
+  'DATABASE_UNAVAILABLE',
   'PATHWAY_NOT_EARNED',
   'CODE_NOT_CONFIGURED',
   'PROLIFIC_ID_MISMATCH',

@@ -7,6 +7,7 @@ import { nameStatements, type PreparedState } from './pg-prepared.js';
 import { pgTypeParsers } from './pg-timestamps.js';
 import { countingDialect, type QueryCounter } from './query-counter.js';
 import type { DB } from './schema.js';
+import { DatabaseUnavailableError, describeDriverError, isConnectionLost } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,8 +28,22 @@ export interface Database {
   queries: QueryCounter;
   /** True when a trivial query succeeds. */
   ping(): Promise<boolean>;
+  /**
+   * Where connection problems go (a connection lost, the database unreachable, then reachable again): the
+   * app's logger once it is built (app.ts); stderr until then. Nothing of a query or its values is logged.
+   */
+  reportTo(log: DatabaseLog): void;
   close(): Promise<void>;
 }
+
+/** The part of a pino logger the database reports to. */
+export interface DatabaseLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+const stderrLog: DatabaseLog = {
+  warn: (fields, message) => console.warn(message, JSON.stringify(fields)),
+};
 
 export interface DatabaseOptions {
   /** A postgres:// URL selects PostgreSQL; otherwise SQLite at `sqliteFile`. */
@@ -37,7 +52,15 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in their own schema). */
   pgSchema?: string | undefined;
   pgPoolSize?: number | undefined;
+  /** How long a query waits for a connection (a new one, or a free one of the pool) before it gets a 503. */
+  pgConnectTimeoutMs?: number | undefined;
 }
+
+/**
+ * A query waits at most this long for a connection; then it fails with DatabaseUnavailableError (a 503). A
+ * database that refuses connections fails them at once; this bounds one that does not answer at all.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
@@ -93,12 +116,31 @@ export function createDatabase(options: DatabaseOptions): Database {
       connectionString: options.databaseUrl,
       types: pgTypeParsers,
       max: options.pgPoolSize ?? 10,
+      connectionTimeoutMillis: options.pgConnectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+      // TCP keep-alive: a firewall or NAT between here and PostgreSQL does not drop an idle connection
+      // silently, and one that died anyway is noticed.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    const outage = watchConnections(pool);
     // Hot queries as named prepared statements (docs/decisions/0041), as the SQLite path caches them.
     const prepared: PreparedState = { generation: 0 };
-    pool.on('connect', (client) => nameStatements(client, prepared));
-    const { dialect, counter } = countingDialect(new PostgresDialect({ pool }));
+    pool.on('connect', (client) => {
+      nameStatements(client, prepared);
+      outage.adopt(client);
+    });
+    // A pool that cannot make a connection (refused, timed out, too many clients, the database not accepting
+    // connections) fails the query with DatabaseUnavailableError; the next query tries a new connection.
+    const connect = async () => {
+      try {
+        return await pool.connect();
+      } catch (error) {
+        outage.unreachable(error);
+        throw new DatabaseUnavailableError(error);
+      }
+    };
+    const { dialect, counter } = countingDialect(new PostgresDialect({ pool: { connect, end: () => pool.end() } }));
     const db = new Kysely<DB>({ dialect });
     return {
       db,
@@ -107,6 +149,7 @@ export function createDatabase(options: DatabaseOptions): Database {
       runsOnEventLoop: false,
       queries: counter,
       ping: () => ping(db),
+      reportTo: (log) => outage.reportTo(log),
       close: () => db.destroy(),
     };
   }
@@ -125,7 +168,59 @@ export function createDatabase(options: DatabaseOptions): Database {
     runsOnEventLoop: true,
     queries: counter,
     ping: () => ping(db),
+    // A file on this machine: no connection to lose.
+    reportTo: () => undefined,
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Keeps the process alive and the log informed when PostgreSQL connections break (docs/decisions/0072). A
+ * connection the server terminates (a restart, pg_terminate_backend, a failover, a pooler or firewall) makes
+ * its pg client emit `error`: unheard, that event would end the process. Each client gets a listener (the
+ * pool's own listens only while the client is idle); the pool drops a broken client when it is released and
+ * makes a new connection for the next query. Statements failed by a lost connection become
+ * DatabaseUnavailableError. The log gets a line per lost connection, one when connecting starts failing and
+ * one when it works again (at warn: the default level shows them).
+ */
+function watchConnections(pool: pg.Pool) {
+  let log = stderrLog;
+  let unreachable = false;
+  // Every idle client's error is heard by the client's own listener below (and logged there).
+  pool.on('error', () => undefined);
+  return {
+    reportTo(next: DatabaseLog) {
+      log = next;
+    },
+    unreachable(error: unknown) {
+      if (unreachable) return;
+      unreachable = true;
+      log.warn({ db: describeDriverError(error) }, 'cannot connect to the database: answering 503 until it is back');
+    },
+    adopt(client: pg.PoolClient) {
+      if (unreachable) {
+        unreachable = false;
+        log.warn({}, 'connected to the database again');
+      }
+      // One line per connection: an idle one reports its loss as an event, a busy one through its query.
+      let lost = false;
+      const reportLoss = (error: unknown) => {
+        if (lost) return;
+        lost = true;
+        log.warn({ db: describeDriverError(error) }, 'a database connection was lost');
+      };
+      client.on('error', reportLoss);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (!(result instanceof Promise)) return result;
+        return result.catch((error: unknown) => {
+          if (!isConnectionLost(error)) throw error;
+          reportLoss(error);
+          throw new DatabaseUnavailableError(error);
+        });
+      };
+    },
   };
 }
 

@@ -4,8 +4,10 @@ import type { ErrorReply } from '@studychat/contracts';
 
 // A safety net behind the contracts' text rules: when a value a client sent still makes the database
 // refuse a write (a character or length PostgreSQL will not store, a duplicate, a row that does not
-// exist), the client gets a clear 4xx instead of a 500. Errors that are not about the data (connection
-// lost, syntax) stay 500s. Nothing of the database's message (which can quote the value) is sent.
+// exist), the client gets a clear 4xx instead of a 500. A database that cannot be reached is answered
+// 503 DATABASE_UNAVAILABLE with Retry-After: db/ turns those errors into DatabaseUnavailableError, an
+// AppError (db/unavailable.ts). Other errors that are not about the data (syntax) stay 500s. Nothing of the
+// database's message (which can quote the value) is sent.
 
 export interface DatabaseErrorReply {
   status: number;

@@ -6,11 +6,13 @@ import { defaultDeps, type AppDeps } from '../lib/deps.js';
 import { createOffsetClock } from '../lib/test-clock.js';
 import { createChatModel } from '../llm/create-chat-model.js';
 import { SCRIPTED_MODEL_WARNING } from './prepare.js';
+import { handleProcessErrors } from './process-errors.js';
 import { exitOnSignals } from './shutdown.js';
 
 /**
  * Builds the app on an open (already migrated) database and listens; SIGTERM/SIGINT close the listener,
- * let requests in flight finish, then close the database. Used by the single process and by each worker.
+ * let requests in flight finish, then close the database; errors nobody handled follow
+ * runtime/process-errors.ts. Used by the single process and by each worker.
  */
 export async function serve(config: AppConfig, database: Database): Promise<{ app: FastifyInstance; address: string }> {
   let deps: AppDeps = defaultDeps(database, createChatModel(config.llm));
@@ -22,11 +24,12 @@ export async function serve(config: AppConfig, database: Database): Promise<{ ap
   }
   const app = await buildApp(config, deps);
   if (config.llm.provider === 'scripted') app.log.warn(SCRIPTED_MODEL_WARNING);
-  exitOnSignals(async (reason) => {
+  const shutdown = exitOnSignals(async (reason) => {
     app.log.warn({ reason }, 'shutting down');
     await app.close();
     await database.close();
   });
+  handleProcessErrors(app.log, shutdown);
   const address = await app.listen({ port: config.port, host: config.host });
   return { app, address };
 }

@@ -73,9 +73,17 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
         'x-accel-buffering': 'no',
       });
       const open = () => !res.destroyed && !res.writableEnded;
-      const unsubscribe = await hub.subscribe(experimentId, (tick) => {
-        if (open()) res.write(`data: ${JSON.stringify(tick)}\n\n`);
-      });
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = await hub.subscribe(experimentId, (tick) => {
+          if (open()) res.write(`data: ${JSON.stringify(tick)}\n\n`);
+        });
+      } catch (error) {
+        // The database went away since the check above: the stream ends at once and the browser reconnects.
+        request.log.warn({ err: error, experimentId }, 'monitor stream could not start');
+        res.end();
+        return;
+      }
       const keepAlive = setInterval(() => open() && res.write(': keep-alive\n\n'), timing.keepAliveMs);
       keepAlive.unref();
       const end = () => {
