@@ -66,7 +66,7 @@ async function call(
   url: string,
   token?: string,
   body?: unknown,
-): Promise<{ status: number; json: Json; text: string }> {
+): Promise<{ status: number; json: Json; text: string; headers: Headers }> {
   const res = await fetch(`${BASE}${url}`, {
     method,
     headers: {
@@ -82,7 +82,7 @@ async function call(
   } catch {
     // event streams and pages are not JSON
   }
-  return { status: res.status, json, text };
+  return { status: res.status, json, text, headers: res.headers };
 }
 
 async function ok(method: string, url: string, token?: string, body?: unknown) {
@@ -281,6 +281,73 @@ describe(`npm start on ${serverUrl ? 'PostgreSQL with two workers' : 'SQLite wit
       await waitForOutput('A worker exited unexpectedly (signal SIGKILL); starting a replacement.', 10_000);
       await expect.poll(async () => (await serverProcesses(server?.pid ?? 0)).length, { timeout: 15_000 }).toBe(3);
       for (let i = 0; i < 6; i++) expect((await call('GET', '/api/ready')).status).toBe(200);
+    });
+
+  // docs/decisions/0072: the database goes away and comes back; every process stays up throughout.
+  if (WORKERS > 1)
+    it('survives its database: connections cut, then refused for a while; 503 meanwhile, serving again within seconds', async () => {
+      const admin = await login(ADMIN.email, ADMIN.password);
+      const experimentId = String((await ok('POST', '/api/experiments', admin.token, { name: 'Outage' })).json.id);
+      const [cred] = (await ok('POST', `/api/experiments/${experimentId}/batch-credentials`, admin.token, { count: 1 }))
+        .json as unknown as { email: string; password: string }[];
+      if (!cred) throw new Error('expected a login');
+      const p = await login(cred.email, cred.password);
+      const attempt = () => call('POST', '/api/auth/login', undefined, { email: cred.email, password: cred.password });
+      await ok('POST', '/api/participants', p.token, {
+        user_id: p.userId,
+        experiment_id: experimentId,
+        prolific_pid: 'SMOKEOUTAGE1',
+      });
+      // A participant's write that may be repeated (a repeat keeps the first consent and answers 200).
+      const consent = () => call('POST', '/api/participants/consent', p.token, { experimentId });
+      const pids = async () => (await serverProcesses(server?.pid ?? 0)).map((proc) => proc.pid).sort();
+      const before = await pids();
+      const logFrom = output.length;
+      const terminate = () =>
+        adminQuery(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}' and pid <> pg_backend_pid()`,
+        );
+      const unavailable = (res: Awaited<ReturnType<typeof call>>) =>
+        expect({ status: res.status, retryAfter: res.headers.get('retry-after'), code: res.json.code }).toEqual({
+          status: 503,
+          retryAfter: '5',
+          code: 'DATABASE_UNAVAILABLE',
+        });
+      // A bounded poll on the real database (no fixed sleep): a login and a participant's write succeed on both
+      // workers; before that, every reply is a 503 with its body, never a 500.
+      const servesAgain = async () => {
+        let served = 0;
+        for (let i = 0; i < 200 && served < 4; i++) {
+          const [loggedIn, consented] = [await attempt(), await consent()];
+          if (loggedIn.status === 200 && consented.status === 200) served += 1;
+          else {
+            served = 0;
+            for (const res of [loggedIn, consented]) if (res.status >= 300) unavailable(res);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+        expect(served).toBe(4);
+      };
+
+      // Every connection of both workers terminated (a restart, a failover, a pooler's idle time-out).
+      await terminate();
+      await servesAgain();
+
+      // Refused for a while: each worker answers 503 with Retry-After, is not ready, and stays alive.
+      await adminQuery(`alter database ${dbName} allow_connections false`);
+      await terminate();
+      for (let i = 0; i < 4; i++) {
+        unavailable(await attempt());
+        unavailable(await consent());
+        expect((await call('GET', '/api/ready')).status).toBe(503);
+        expect((await call('GET', '/api/health')).json).toMatchObject({ status: 'degraded' });
+      }
+      await adminQuery(`alter database ${dbName} allow_connections true`);
+      await servesAgain();
+      for (let i = 0; i < 4; i++) expect((await call('GET', '/api/ready')).status).toBe(200);
+
+      expect(await pids()).toEqual(before);
+      expect(output.slice(logFrom)).not.toContain('A worker exited');
     });
 
   it('stops every process gracefully on SIGTERM', async () => {

@@ -161,13 +161,30 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('the server survive
 
   const login = (user: TestUser) =>
     t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: user.password } });
-  const join = (user: TestUser) =>
-    t.app.inject({
+  const join = async (user: TestUser) => {
+    const res = await t.app.inject({
       method: 'POST',
       url: '/api/participants',
       headers: user.headers,
       payload: { user_id: user.id, experiment_id: experimentId, prolific_pid: `PID-${user.id.slice(0, 8)}` },
     });
+    expect(res.statusCode).toBe(201);
+  };
+  /** A participant's write that may be repeated: a repeat keeps the first consent and answers 200. */
+  const consent = (user: TestUser) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/participants/consent',
+      headers: user.headers,
+      payload: { experimentId },
+    });
+
+  /** A participant who has joined the experiment, logged in. */
+  async function participant(): Promise<TestUser> {
+    const user = await createAndLogin(t);
+    await join(user);
+    return user;
+  }
 
   /**
    * Polls (a bounded loop on a real database, no fixed sleep) until a login and a participant's write succeed;
@@ -175,24 +192,23 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('the server survive
    */
   async function servesAgain(user: TestUser): Promise<number> {
     for (let attempt = 1; attempt <= 100; attempt++) {
-      const [loggedIn, joined] = [await login(user), await join(user)];
-      if (loggedIn.statusCode === 200 && joined.statusCode === 201) return attempt;
-      for (const res of [loggedIn, joined]) if (res.statusCode >= 300) expectUnavailable(res);
+      const [loggedIn, consented] = [await login(user), await consent(user)];
+      if (loggedIn.statusCode === 200 && consented.statusCode === 200) return attempt;
+      for (const res of [loggedIn, consented]) if (res.statusCode >= 300) expectUnavailable(res);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error('the server did not serve again within 100 tries');
   }
 
   it('a terminated connection stops nothing: the pool connects again for the next requests', async () => {
-    const participant = await createAndLogin(t);
-    expect((await login(participant)).statusCode).toBe(200);
+    const user = await participant();
     expect(await terminateOwnBackends()).toBeGreaterThan(0);
-    await servesAgain(participant);
+    await servesAgain(user);
     expect(unhandled).toEqual([]);
   });
 
   it('while the database refuses connections: 503 with Retry-After, not ready but alive; served again once it is back', async () => {
-    const participant = await createAndLogin(t);
+    const user = await participant();
     const { user: chatter, threadId } = await chat.startThread();
     // A reply in flight when the database goes away: its text is saved as it streams, then stored at the end.
     const started = gate();
@@ -209,8 +225,8 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('the server survive
     await started.opened;
 
     await proxy.refuse();
-    expectUnavailable(await login(participant));
-    expectUnavailable(await join(participant));
+    expectUnavailable(await login(user));
+    expectUnavailable(await consent(user));
     expectUnavailable(
       await t.app.inject({ method: 'GET', url: `/api/experiments/${experimentId}/monitor`, headers: admin.headers }),
     );
@@ -230,20 +246,20 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('the server survive
     expect(streamedError(await reply)).toBe(MODEL_ERRORS.notSaved);
 
     await proxy.restore();
-    await servesAgain(participant);
+    await servesAgain(user);
     expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
     expect(unhandled).toEqual([]);
   });
 
   it('while connections hang unanswered: each request gets its 503 within the connect time-out, and the pool recovers', async () => {
-    const participant = await createAndLogin(t);
+    const user = await participant();
     proxy.hang();
     // More requests than the pool has connections: none waits for ever behind a connection that never opens.
-    const during = await Promise.all(Array.from({ length: 6 }, () => login(participant)));
+    const during = await Promise.all(Array.from({ length: 6 }, () => login(user)));
     for (const res of during) expectUnavailable(res);
     // The hung connections are left open, as a firewall would leave them; the time-out frees their places.
     await proxy.restore();
-    await servesAgain(participant);
+    await servesAgain(user);
     expect(unhandled).toEqual([]);
   });
 });
