@@ -221,12 +221,12 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/admin/model-check': { request: () => ({ url: '/api/admin/model-check' }), expect: ADMIN_ONLY },
   'POST /api/participants': {
-    // For A: A already joined (409); anyone else naming A is refused; an admin may act for A.
+    // For A: A already joined (409); anyone else naming A is refused, an admin too (docs/decisions/0074).
     request: (w) => ({
       url: '/api/participants',
       body: { user_id: w.users.A.id, experiment_id: w.experimentId, prolific_pid: 'PID-A' },
     }),
-    expect: [401, 409, 403, 403, 403, 409],
+    expect: [401, 409, 403, 403, 403, 403],
   },
   'GET /api/participants/:userId/:experimentId': {
     request: (w) => ({ url: `/api/participants/${w.users.A.id}/${w.experimentId}` }),
@@ -296,9 +296,9 @@ const MATRIX: Record<string, Row> = {
         responses: { post_intent: 5 },
       },
     }),
-    // An admin may act for a participant (assertSelfOrAdmin); an analyst may not. A is reading the sections,
-    // so the post-survey is out of order (409) for A and for an admin acting for A.
-    expect: [401, 409, 403, 403, 403, 409],
+    // Only A writes A's answers, an admin neither (docs/decisions/0074). A is reading the sections, so the
+    // post-survey is out of order (409) for A.
+    expect: [401, 409, 403, 403, 403, 403],
   },
   'POST /api/chat/initiate': {
     // A and B already have a thread (a repeat); the others have no participation there.

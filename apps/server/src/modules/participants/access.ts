@@ -12,10 +12,22 @@ export interface Requester {
 export const NO_PARTICIPATION =
   'No participation found for this experiment. Please start again from the Prolific link.';
 
-/** A participant acts only on their own records; admins may act on anyone's. */
+/** A participant reads only their own records; admins may read anyone's. */
 export function assertSelfOrAdmin(requester: Requester, userId: string): void {
   if (requester.userId !== userId && !requester.isAdmin) {
     throw forbidden('You can only access your own study records');
+  }
+}
+
+/**
+ * Study records are written by their participant only, admins included: an admin tries the study as their own
+ * account or through "Preview as participant" (docs/decisions/0074-hardening.md).
+ */
+export function assertSelf(requester: Requester, userId: string): void {
+  if (requester.userId !== userId) {
+    throw forbidden(
+      'You can only write your own study records. To try the study, use "Preview as participant" or your own login.',
+    );
   }
 }
 

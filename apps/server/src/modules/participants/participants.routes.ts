@@ -14,7 +14,7 @@ import {
 import { assignCondition } from './randomisation.service.js';
 import { getJourney } from '../journey/journey.service.js';
 
-/** The participant's own study records; body and path ids must be the caller's (admins excepted). */
+/** The participant's own study records; body and path ids must be the caller's (an admin may read, never write). */
 export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { deps } = ctx;
   const user = { guards: [ctx.guards.requireUser] };

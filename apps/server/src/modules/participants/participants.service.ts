@@ -6,6 +6,7 @@ import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
 import {
+  assertSelf,
   assertSelfOrAdmin,
   prolificIdTaken,
   prolificIdWithdrawn,
@@ -41,7 +42,8 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
 }
 
 /**
- * Joins a login to an experiment (409 CONFLICT when it already has). A generated study login joins only
+ * Joins the caller's own login to an experiment (403 for another account's id, admins included; 409 CONFLICT
+ * when it already has). A generated study login joins only
  * its own experiment, a login is bound to the first Prolific id that uses it, and a Prolific id takes part
  * once per experiment (409 PROLIFIC_ID_TAKEN for a second login; 403 PROLIFIC_ID_WITHDRAWN after its
  * withdrawal). Logs `joined` in the same transaction.
@@ -52,7 +54,7 @@ export async function createAssignment(
   input: CreateAssignmentInput,
 ): Promise<Assignment> {
   const { db } = deps.database;
-  assertSelfOrAdmin(requester, input.user_id);
+  assertSelf(requester, input.user_id);
   const pid = input.prolific_pid.trim();
   const join = { userId: input.user_id, experimentId: input.experiment_id, prolificPid: pid };
   const facts = await readJoinFacts(db, join);

@@ -80,7 +80,7 @@ describe.each(TEST_DIALECTS)('participant routes on %s', (dialect) => {
       expect(expectJson<ErrorBody>(await join(user, MISSING), 404).code).toBe('NOT_FOUND');
     });
 
-    it("keeps participants to their own records: another user's id gets 403, an admin may act", async () => {
+    it("keeps participants to their own records: another user's id gets 403, an admin may read", async () => {
       const { admin, experimentId } = await setup();
       const alice = await createAndLogin(t());
       const bob = await createAndLogin(t());

@@ -7,7 +7,7 @@ import { parseJsonObject } from '../../db/values.js';
 import { journeyWriteThenIf, type StepEvent } from '../journey/journey.service.js';
 import { logAnswerChangeRefused } from '../journey/journey-log.js';
 import type { JourneyWrite } from '../journey/journey-steps.js';
-import { assertSelfOrAdmin, type Requester } from '../participants/access.js';
+import { assertSelf, type Requester } from '../participants/access.js';
 import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
 import { checkAnswers, checkPostAnswer } from './survey-questions.js';
 
@@ -37,7 +37,8 @@ function surveyEvent(submission: SurveySubmission, study: StudyDefinition): Step
  * Stores a survey response once per participant, experiment and type, at its step of the journey
  * (entry, baseline, pre-survey, post-survey after the chat): a repeat returns the first id with
  * `created: false` and changes nothing; out of order is 409 STEP_OUT_OF_ORDER. The Prolific id stored
- * with it is the assignment's, never the one in the body.
+ * with it is the assignment's, never the one in the body; the user id must be the caller's (403 otherwise,
+ * admins included: docs/decisions/0074-hardening.md).
  */
 export async function submitSurvey(
   deps: AppDeps,
@@ -45,7 +46,7 @@ export async function submitSurvey(
   submission: SurveySubmission,
 ): Promise<{ id: string; created: boolean; journey?: Journey }> {
   const { user_id: userId, experiment_id: experimentId, survey_type: surveyType } = submission;
-  assertSelfOrAdmin(requester, userId);
+  assertSelf(requester, userId);
   // The answers must fit the questions of the experiment's study (post: its one 1-7 answer under the post key).
   const study = await deps.studies(experimentId);
   try {

@@ -176,8 +176,10 @@ describe.each(TEST_DIALECTS)('survey submission on %s', (dialect) => {
     // Answers that fit no study's questions: still 404 for an experiment that does not exist.
     const unfit = await submit(alice, nowhere, 'entry', { nothing: 'here' });
     expect(expectJson<ErrorBody>(unfit, 404).error).toBe('Experiment not found');
-    // An admin may record on a participant's behalf.
-    expectJson(await submit(admin, experimentId, 'entry', { choice: 'questions' }, alice.id), 200);
+    // An admin may not answer for a participant either (docs/decisions/0074).
+    const forAlice = await submit(admin, experimentId, 'entry', { choice: 'questions' }, alice.id);
+    expect(expectJson<ErrorBody>(forAlice, 403).code).toBe('FORBIDDEN');
+    expect(await storedResponses(alice.id, experimentId)).toHaveLength(0);
   });
 
   it('refuses a survey out of its step with 409 STEP_OUT_OF_ORDER naming the step, storing nothing', async () => {
