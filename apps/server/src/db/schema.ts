@@ -50,7 +50,10 @@ export interface AuditLogTable {
   created_at: DbTimestamp;
 }
 
-/** One row per account (`account:<email>`) and per account+address pair (`pair:<email> <address>`). */
+/**
+ * One row per account (`account:<email>`), per account+address pair (`pair:<email> <address>`) and per address
+ * (`address:<address>`: failures across accounts, docs/decisions/0074-hardening.md).
+ */
 export interface LoginThrottlesTable {
   key: string;
   /** Attempts counted in the current window (reserved before the password is checked). */

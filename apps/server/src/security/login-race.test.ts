@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/app.js';
 import { TEST_DIALECTS } from '../../test/databases.js';
-import { ACCOUNT_CEILING, FREE_ATTEMPTS_PER_PAIR } from '../modules/auth/login-rules.js';
+import { ACCOUNT_CEILING, ADDRESS_CEILING, FREE_ATTEMPTS_PER_PAIR } from '../modules/auth/login-rules.js';
 import { createUser } from '../modules/users/users.service.js';
 
 // The login race of the probe: 500 parallel admin logins, 499 wrong and 1 right. Attempts are reserved
@@ -75,5 +75,23 @@ describe.each(TEST_DIALECTS)('parallel login guesses on %s', (dialect) => {
       later += 1;
     }
     expect(checked - loggedIn + later).toBe(ACCOUNT_CEILING);
+  });
+
+  it('lets exactly the address ceiling through when one address sprays one password over 500 accounts at once', async () => {
+    // Study-shaped emails are checked against a keyed hash at once (no hashing queue): only the ceilings limit them.
+    const replies = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        t().app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: { 'x-forwarded-for': '203.0.113.77' },
+          payload: { email: `study-race${i}-${dialect}@studychat.local`, password: 'Summer2026!' },
+        }),
+      ),
+    );
+    const statuses = replies.map((r) => r.statusCode);
+    // Counted by one atomic statement per attempt: parallel attempts wait for one another, none is lost or let by.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(ADDRESS_CEILING);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(PARALLEL - ADDRESS_CEILING);
   });
 });

@@ -3,6 +3,9 @@ import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import {
   ACCOUNT_WINDOW_MS,
+  ADDRESS_CEILING,
+  ADDRESS_WINDOW_MS,
+  addressWaitMs,
   decideAccount,
   decidePair,
   describeWait,
@@ -16,6 +19,7 @@ import {
   attemptRefund,
   compareAndSetCounter,
   counterDelete,
+  countWithinCeiling,
   findCounter,
   pruneThrottles,
   refundAttempt,
@@ -27,6 +31,8 @@ import {
 
 export const pairKey = (account: string, address: string) => `pair:${account} ${address}`;
 export const accountKey = (account: string) => `account:${account}`;
+/** Failed attempts from one address across accounts (docs/decisions/0074-hardening.md). */
+export const addressKey = (address: string) => `address:${address}`;
 
 /** Tries before a reservation under heavy contention is refused (each failed try means another attempt won). */
 const MAX_TRIES = 20;
@@ -37,7 +43,7 @@ export interface AttemptScope {
   account: string;
   /** addressKeyOf(request.ip). */
   address: string;
-  /** The address has logged in to this account recently: exempt from the account ceiling. */
+  /** The address has logged in to this account recently: exempt from the account and the address ceilings. */
   known: boolean;
 }
 
@@ -57,13 +63,22 @@ interface Taken {
   after: Counter;
 }
 
-export function tooManyAttempts(retryAfterMs: number, scope: 'pair' | 'account'): AppError {
+type Scope = 'pair' | 'account' | 'address';
+
+export function tooManyAttempts(retryAfterMs: number, scope: Scope): AppError {
   const wait = describeWait(retryAfterMs);
-  const message =
-    scope === 'pair'
-      ? `Too many failed login attempts. Please wait ${wait} and try again.`
-      : `Too many failed login attempts for this account. Please wait ${wait}, or log in from a device you have used before.`;
-  return new AppError(429, 'RATE_LIMITED', message, Math.ceil(retryAfterMs / 1000));
+  const messages: Record<Scope, string> = {
+    pair: `Too many failed login attempts. Please wait ${wait} and try again.`,
+    account: `Too many failed login attempts for this account. Please wait ${wait}, or log in from a device you have used before.`,
+    address: `Too many failed login attempts from your network. Please wait ${wait}, or log in from a device you have used before.`,
+  };
+  return new AppError(429, 'RATE_LIMITED', messages[scope], Math.ceil(retryAfterMs / 1000));
+}
+
+/** A unit taken from a windowed ceiling: given back unless the attempt failed. */
+interface CeilingUnit {
+  key: string;
+  windowStart: Date;
 }
 
 export class LoginLimiter {
@@ -84,18 +99,27 @@ export class LoginLimiter {
     // a success clears the pair, the counter is then rebuilt through the same states (under a frozen clock the
     // same timestamps too), and an attempt holding a read from before the clear could win a compare-and-set
     // against the rebuilt state. The parallel-guess test (security/login-race.test.ts) caught it under load.
-    const account = scope.known ? undefined : await this.take(accountKey(scope.account), decideAccount, now, 'account');
+    // The account's and the address's ceilings (an address the account knows is exempt from both), then the pair.
+    const units: CeilingUnit[] = [];
+    const refundUnits = async () => {
+      for (const unit of units) await refundAttempt(this.db, unit.key, unit.windowStart);
+    };
     let pair: Taken;
     try {
+      if (!scope.known) {
+        const account = await this.take(accountKey(scope.account), decideAccount, now, 'account');
+        units.push({ key: account.key, windowStart: account.after.windowStart });
+        units.push(await this.takeAddress(scope.address, now));
+      }
       pair = await this.take(pairKey(scope.account, scope.address), decidePair, now, 'pair');
     } catch (error) {
-      if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
+      await refundUnits();
       throw error;
     }
     return {
       succeeded: (userId) => [
         counterDelete(this.db, pair.key),
-        ...(account ? [attemptRefund(this.db, account.key, account.after.windowStart)] : []),
+        ...units.map((unit) => attemptRefund(this.db, unit.key, unit.windowStart)),
         addressRemember(this.db, userId, scope.address, now),
       ],
       cancel: async () => {
@@ -103,16 +127,25 @@ export class LoginLimiter {
         if (pair.before) await compareAndSetCounter(this.db, pair.key, pair.after, pair.before);
         else
           await compareAndSetCounter(this.db, pair.key, pair.after, { ...pair.after, attempts: 0, blockedUntil: null });
-        if (account) await refundAttempt(this.db, account.key, account.after.windowStart);
+        await refundUnits();
       },
     };
+  }
+
+  /** One unit of the address's ceiling across accounts, or 429 until its window ends. */
+  private async takeAddress(address: string, now: Date): Promise<CeilingUnit> {
+    const key = addressKey(address);
+    const windowStart = await countWithinCeiling(this.db, key, now, ADDRESS_WINDOW_MS, ADDRESS_CEILING);
+    if (windowStart) return { key, windowStart };
+    const counter = await findCounter(this.db, key);
+    throw tooManyAttempts(addressWaitMs(counter?.windowStart ?? now, now), 'address');
   }
 
   private async take(
     key: string,
     decide: (counter: Counter | undefined, now: Date) => Decision,
     now: Date,
-    scope: 'pair' | 'account',
+    scope: Scope,
   ): Promise<Taken> {
     for (let i = 0; i < MAX_TRIES; i++) {
       const before = await findCounter(this.db, key);
@@ -126,7 +159,7 @@ export class LoginLimiter {
   private async pruneNowAndThen(now: Date): Promise<void> {
     if (Math.abs(now.getTime() - this.lastPrune) < PRUNE_EVERY_MS) return;
     this.lastPrune = now.getTime();
-    const idle = Math.max(PAIR_IDLE_RESET_MS, ACCOUNT_WINDOW_MS);
+    const idle = Math.max(PAIR_IDLE_RESET_MS, ACCOUNT_WINDOW_MS, ADDRESS_WINDOW_MS);
     await pruneThrottles(this.db, new Date(now.getTime() - idle), new Date(now.getTime() - KNOWN_ADDRESS_TTL_MS));
   }
 }

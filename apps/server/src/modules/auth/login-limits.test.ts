@@ -13,8 +13,8 @@ import { TEST_DIALECTS } from '../../../test/databases.js';
 import { insertUserRow } from '../../../test/factories.js';
 import { hashGeneratedPassword } from '../users/password.js';
 import { createUser } from '../users/users.service.js';
-import { accountKey, pairKey } from './login-limiter.js';
-import { ACCOUNT_CEILING, FREE_ATTEMPTS_PER_PAIR } from './login-rules.js';
+import { accountKey, addressKey, pairKey } from './login-limiter.js';
+import { ACCOUNT_CEILING, ADDRESS_CEILING, ADDRESS_WINDOW_MS, FREE_ATTEMPTS_PER_PAIR } from './login-rules.js';
 
 // The login limits through the real route (docs/decisions/0017-login-limits.md). The test app trusts
 // X-Forwarded-For from inject's own address, so each test picks the client address it speaks from.
@@ -134,6 +134,64 @@ describe.each(TEST_DIALECTS)('login limits on %s', (dialect) => {
       await untrusted.app.close();
       await untrusted.database.close();
     }
+  });
+
+  /** A generated study login (a keyed hash: checked at once, no hashing queue). */
+  async function studyLogin(name: string): Promise<{ email: string; password: string }> {
+    const email = `study-${name}-${dialect}@studychat.local`;
+    const password = `Kx7pQ2mZr9TwV4nY-${name}`;
+    await insertUserRow(t().database.db, {
+      email,
+      password_hash: hashGeneratedPassword(password, testConfig().passwordPepper),
+    });
+    return { email, password };
+  }
+
+  it('stops one password sprayed over 200 accounts from one address after the address ceiling, until its window ends', async () => {
+    const sprayer = '198.51.100.70';
+    // A participant who logged in from that address before (a lab member's own device): known, never stopped.
+    const member = await studyLogin('member');
+    expect((await loginFrom(t(), sprayer, member.email, member.password)).statusCode).toBe(200);
+    const newcomer = await studyLogin('newcomer');
+
+    const statuses: number[] = [];
+    let refused: LightMyRequestResponse | undefined;
+    for (let i = 0; i < 200; i++) {
+      const res = await loginFrom(t(), sprayer, `study-spray${i}-${dialect}@studychat.local`, 'Summer2026!');
+      statuses.push(res.statusCode);
+      refused ??= res.statusCode === 429 ? res : undefined;
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(ADDRESS_CEILING);
+    expect(statuses.slice(ADDRESS_CEILING).every((s) => s === 429)).toBe(true);
+    expect(expectJson(refused as LightMyRequestResponse, 429)).toEqual({
+      error:
+        'Too many failed login attempts from your network. Please wait 15 minutes, or log in from a device you have used before.',
+      code: 'RATE_LIMITED',
+    });
+    expect(refused?.headers['retry-after']).toBe(String(ADDRESS_WINDOW_MS / 1000));
+
+    // The ceiling is the address's: the newcomer waits there, not elsewhere; the member's known device works.
+    expect((await loginFrom(t(), sprayer, newcomer.email, newcomer.password)).statusCode).toBe(429);
+    expect((await loginFrom(t(), '198.51.100.71', newcomer.email, newcomer.password)).statusCode).toBe(200);
+    expect((await loginFrom(t(), sprayer, member.email, member.password)).statusCode).toBe(200);
+
+    t().clock.advance(ADDRESS_WINDOW_MS);
+    const another = await studyLogin('next-window');
+    expect((await loginFrom(t(), sprayer, another.email, another.password)).statusCode).toBe(200);
+    expect((await loginFrom(t(), sprayer, 'study-spray-again@studychat.local', 'Summer2026!')).statusCode).toBe(401);
+  });
+
+  it('counts failures only: a lab logging in from one address uses none of its ceiling', async () => {
+    const lab = '198.51.100.80';
+    const members = await Promise.all(
+      Array.from({ length: ADDRESS_CEILING + 20 }, (_, i) => studyLogin(`lab${String(i)}`)),
+    );
+    for (const [i, m] of members.entries()) {
+      // Every tenth member mistypes once first.
+      if (i % 10 === 0) expect((await loginFrom(t(), lab, m.email, 'typo')).statusCode).toBe(401);
+      expect((await loginFrom(t(), lab, m.email, m.password)).statusCode).toBe(200);
+    }
+    expect(await attempts(t(), addressKey(lab))).toBe(Math.ceil(members.length / 10));
   });
 
   it('counts attempts on the account only from addresses it does not know', async () => {

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ACCOUNT_CEILING,
   ACCOUNT_WINDOW_MS,
+  ADDRESS_WINDOW_MS,
   addressKeyOf,
+  addressWaitMs,
   decideAccount,
   decidePair,
   describeWait,
@@ -62,6 +64,13 @@ describe('account rule (addresses the account does not know)', () => {
     expect(decisions.at(-1)).toEqual({ allowed: false, retryAfterMs: ACCOUNT_WINDOW_MS - 10_000 });
     const after = run(decideAccount, [...Array<number>(ACCOUNT_CEILING).fill(0), ACCOUNT_WINDOW_MS]).at(-1);
     expect(after).toMatchObject({ allowed: true, next: { attempts: 1 } });
+  });
+});
+
+describe('address rule (failures across accounts)', () => {
+  it('waits for the end of the window the ceiling was reached in, at least a second', () => {
+    expect(addressWaitMs(t0, at(60_000))).toBe(ADDRESS_WINDOW_MS - 60_000);
+    expect(addressWaitMs(t0, at(ADDRESS_WINDOW_MS))).toBe(1000);
   });
 });
 

@@ -22,7 +22,16 @@ export const PAIR_IDLE_RESET_MS = 60 * 60 * 1000;
 export const ACCOUNT_CEILING = 50;
 export const ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
 
-/** An address the account logged in from this recently is the owner's: exempt from the account ceiling. */
+/**
+ * Failed attempts per address and window across every account (one password sprayed over many accounts), on
+ * accounts that do not know the address. Failures only: a success gives its unit back. A lab or campus behind
+ * one address is stopped only after 100 failed logins within 15 minutes, and then waits for the window's end at
+ * most; its members' own devices keep working (docs/decisions/0074-hardening.md).
+ */
+export const ADDRESS_CEILING = 100;
+export const ADDRESS_WINDOW_MS = 15 * 60 * 1000;
+
+/** An address the account logged in from this recently is the owner's: exempt from the account and address ceilings. */
 export const KNOWN_ADDRESS_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The wait after the n-th attempt of a pair (should it fail): none for the first few, then doubling. */
@@ -58,6 +67,11 @@ export function decideAccount(counter: Counter | undefined, now: Date): Decision
   }
   if (counter.attempts >= ACCOUNT_CEILING) return { allowed: false, retryAfterMs: windowEnd - now.getTime() };
   return { allowed: true, next: { ...counter, attempts: counter.attempts + 1, updatedAt: now } };
+}
+
+/** How long an address at its ceiling waits: until its window ends. */
+export function addressWaitMs(windowStart: Date, now: Date): number {
+  return Math.max(1000, windowStart.getTime() + ADDRESS_WINDOW_MS - now.getTime());
 }
 
 /** "5 seconds", "1 minute", "15 minutes": how long to wait, rounded up. */

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { toIso, toIsoOrNull } from '../../db/values.js';
 import type { Counter } from './login-rules.js';
@@ -66,6 +66,43 @@ export async function compareAndSetCounter(
       : update.where('blocked_until', '=', was.blocked_until);
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Counts one attempt on a windowed counter in one statement, if it is under `ceiling` in its window (a window
+ * older than `windowMs` starts again at 1): the window the attempt was counted in, or undefined when the ceiling
+ * is reached. An atomic increment rather than compare-and-set, as every login from one address shares the row:
+ * parallel attempts wait for one another instead of losing rounds.
+ */
+export async function countWithinCeiling(
+  db: Kysely<DB>,
+  key: string,
+  now: Date,
+  windowMs: number,
+  ceiling: number,
+): Promise<Date | undefined> {
+  const at = now.toISOString();
+  const expired = new Date(now.getTime() - windowMs).toISOString();
+  const row = await db
+    .insertInto('login_throttles')
+    .values({ key, attempts: 1, window_start: at, blocked_until: null, updated_at: at })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({
+          attempts: sql<number>`case when login_throttles.window_start <= ${expired} then 1
+            else login_throttles.attempts + 1 end`,
+          window_start: sql<string>`case when login_throttles.window_start <= ${expired} then ${at}
+            else login_throttles.window_start end`,
+          updated_at: at,
+        })
+        .where((eb) =>
+          eb.or([eb('login_throttles.window_start', '<=', expired), eb('login_throttles.attempts', '<', ceiling)]),
+        ),
+    )
+    .returning('window_start')
+    .executeTakeFirst();
+  return row ? new Date(toIso(row.window_start)) : undefined;
 }
 
 /** Drops a counter. */
