@@ -67,3 +67,24 @@ export async function revokeSession(db: Kysely<DB>, id: string, now: string): Pr
 export async function deleteExpiredSessions(db: Kysely<DB>, now: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<', now).execute();
 }
+
+/**
+ * Of these sessions, those that still admit a staff stream at `now`: not revoked, not expired, not waiting for
+ * two-factor enrolment, and of an account that is still an admin or an analyst (the monitor's stream re-checks
+ * its watchers with it on every poll: one statement for all of them).
+ */
+export async function activeStaffSessionIds(db: Kysely<DB>, sessionIds: readonly string[], now: string): Promise<string[]> {
+  if (sessionIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select('s.id')
+    .where('s.id', 'in', sessionIds)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where(sql<boolean>`s.restricted = false`)
+    .where((eb) => eb.or([eb('u.role', '=', 'analyst'), sql<boolean>`u.is_admin = true`]))
+    .execute();
+  return rows.map((row) => row.id);
+}
+

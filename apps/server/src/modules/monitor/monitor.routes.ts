@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParams, monitorRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../app.js';
 import { route } from '../../lib/route.js';
+import { caller } from '../../plugins/auth.js';
 import { MonitorHub } from './monitor.stream.js';
 import { getMonitor, updateSettings } from './monitor.service.js';
 import { findMonitorSettings, latestSeq } from './monitor.repository.js';
@@ -20,7 +21,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
   const { deps } = ctx;
   const timing = { ...MONITOR_STREAM_DEFAULTS, ...ctx.config.monitorStream };
   const staff = { guards: [ctx.guards.requireStaff] };
-  const hub = new MonitorHub(deps.database.db, { pollMs: timing.pollMs });
+  const hub = new MonitorHub(deps.database.db, { pollMs: timing.pollMs }, deps.clock);
   app.addHook('onClose', async () => hub.close());
   const snapshots = new SnapshotCache(timing.snapshotMs, deps.clock);
 
@@ -73,29 +74,38 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
         'x-accel-buffering': 'no',
       });
       const open = () => !res.destroyed && !res.writableEnded;
-      let unsubscribe: () => void;
+      let unsubscribe: (() => void) | undefined;
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        clearInterval(keepAlive);
+        clearTimeout(lifetime);
+        unsubscribe?.();
+        if (open()) res.end('data: [DONE]\n\n');
+      };
+      const keepAlive = setInterval(() => open() && res.write(': keep-alive\n\n'), timing.keepAliveMs);
+      keepAlive.unref();
+      // A bounded lifetime (the browser reconnects); a revoked session or a lost role ends it at the next poll.
+      const lifetime = setTimeout(end, timing.maxMs);
+      lifetime.unref();
+      res.on('close', end);
       try {
-        unsubscribe = await hub.subscribe(experimentId, (tick) => {
-          if (open()) res.write(`data: ${JSON.stringify(tick)}\n\n`);
+        unsubscribe = await hub.subscribe(experimentId, {
+          tick: (tick) => {
+            if (open()) res.write(`data: ${JSON.stringify(tick)}\n\n`);
+          },
+          sessionId: caller(request).sessionId,
+          end,
         });
       } catch (error) {
         // The database went away since the check above: the stream ends at once and the browser reconnects.
         request.log.warn({ err: error, experimentId }, 'monitor stream could not start');
-        res.end();
+        end();
         return;
       }
-      const keepAlive = setInterval(() => open() && res.write(': keep-alive\n\n'), timing.keepAliveMs);
-      keepAlive.unref();
-      const end = () => {
-        clearInterval(keepAlive);
-        clearTimeout(lifetime);
-        unsubscribe();
-        if (open()) res.end('data: [DONE]\n\n');
-      };
-      // A bounded lifetime: the browser reconnects, and a revoked session stops receiving within it.
-      const lifetime = setTimeout(end, timing.maxMs);
-      lifetime.unref();
-      res.on('close', end);
+      // Closed while subscribing: nothing else will unsubscribe.
+      if (ended) unsubscribe();
     },
   });
 }

@@ -7,9 +7,11 @@ import { buildApp } from '../../app.js';
 import type { Database } from '../../db/database.js';
 import { builtInStudy, type AppDeps } from '../../lib/deps.js';
 import { createStudyScriptedModel } from '../../llm/create-chat-model.js';
+import { createUser } from '../users/users.service.js';
 import {
   createAndLogin,
   createTestApp,
+  newSession,
   TestClock,
   testConfig,
   type TestApp,
@@ -52,7 +54,15 @@ async function openStream(app: FastifyInstance, experimentId: string, user: Test
       }
     }
   };
-  return { next, close: () => controller.abort() };
+  /** Reads to the end of the stream (the server ended it); the events' text after the last tick read. */
+  const ended = async (): Promise<string> => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return buffer;
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+  return { next, ended, close: () => controller.abort() };
 }
 
 describe.each(TEST_DIALECTS)('the monitor stream on %s', (dialect) => {
@@ -87,6 +97,41 @@ describe.each(TEST_DIALECTS)('the monitor stream on %s', (dialect) => {
     const missing = await send(t, admin, 'GET', `/api/experiments/${randomUUID()}/monitor/stream`);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("ends an admin's stream at the poll after the session is revoked, while another admin's stream runs on", async () => {
+    t ??= await createTestApp(dialect, { config: STREAM });
+    const leaving = await createAndLogin(t, { isAdmin: true });
+    const staying = await createAndLogin(t, { isAdmin: true });
+    const experimentId = (await createExperiment(t, staying)).id;
+    const revoked = await openStream(t.app, experimentId, leaving);
+    const kept = await openStream(t.app, experimentId, staying);
+    const start = await kept.next(() => true);
+    await revoked.next(() => true);
+    // The stream's lifetime here is a minute: it ends this soon only because the session was revoked.
+    expect((await send(t, leaving, 'POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect(await revoked.ended()).toContain('data: [DONE]');
+    await participantAt(t, experimentId, 'joined');
+    expect((await kept.next((tick) => tick.seq > start.seq)).events).toBeGreaterThanOrEqual(1);
+    kept.close();
+  });
+
+  it("ends an analyst's stream once the account is no longer an analyst, and one whose session expired", async () => {
+    t ??= await createTestApp(dialect, { config: STREAM });
+    const admin = await createAndLogin(t, { isAdmin: true });
+    const experimentId = (await createExperiment(t, admin)).id;
+    const email = `analyst-${randomUUID().slice(0, 8)}@lab.test`;
+    const { id } = await createUser(t.deps, { email, password: 'an-analyst-password', isAdmin: false, role: 'analyst' });
+    const analyst = await newSession(t, { id, email }, 'analyst');
+    const stream = await openStream(t.app, experimentId, analyst);
+    await stream.next(() => true);
+    await t.database.db.updateTable('users').set({ role: 'participant' }).where('id', '=', id).execute();
+    expect(await stream.ended()).toContain('data: [DONE]');
+
+    const expiring = await openStream(t.app, experimentId, admin);
+    await expiring.next(() => true);
+    t.clock.advance(testConfig().tokenTtlSeconds * 1000);
+    expect(await expiring.ended()).toContain('data: [DONE]');
   });
 });
 
