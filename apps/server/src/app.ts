@@ -8,6 +8,12 @@ import { registerAudit } from './plugins/audit.js';
 import { registerRouteRegistry } from './plugins/route-registry.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { serverLimits } from './plugins/server-limits.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  PROTOCOL_SERVER_OPTIONS,
+  registerProtocolErrors,
+} from './plugins/protocol-errors.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
@@ -42,6 +48,7 @@ export interface AppContext {
 
 /** Builds the HTTP app without listening: main.ts listens, tests use `app.inject`. */
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const limits = serverLimits(config.http);
   const app = Fastify({
     logger: {
       name: 'app',
@@ -49,7 +56,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       redact: { paths: ['req.headers.authorization', 'req.body.password', 'req.body.message'], remove: true },
     },
     bodyLimit: config.bodyLimitBytes,
-    ...serverLimits(config.http),
+    ...limits,
+    http: { ...limits.http, ...PROTOCOL_SERVER_OPTIONS },
+    // What Node and Fastify would answer themselves is answered `{ error, code }` too (plugins/protocol-errors.ts).
+    clientErrorHandler,
+    frameworkErrors,
     // Only the listed proxies' X-Forwarded-For is believed (config.ts refuses a blanket true).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
@@ -64,6 +75,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerRouteRegistry(app);
   registerErrorHandler(app);
   registerSecurity(app);
+  registerProtocolErrors(app);
   const signer = new TokenSigner(config.jwtSecret);
   // Any participant API call counts as activity on the monitor (at most one write per 30 s each).
   const lastSeen = new LastSeen(deps.database.db, deps.clock);

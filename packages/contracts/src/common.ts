@@ -7,6 +7,12 @@ export const ErrorCode = z.enum([
   'BAD_REQUEST',
   'VALIDATION_FAILED',
   'PAYLOAD_TOO_LARGE',
+  /** The request did not arrive in time (408). */
+  'REQUEST_TIMEOUT',
+  /** The request's headers, its URL included, are over the server's limit (431). */
+  'HEADERS_TOO_LARGE',
+  /** A part of the URL is over the server's limit (414). */
+  'URI_TOO_LONG',
   'UNAUTHENTICATED',
   'INVALID_CREDENTIALS',
   'FORBIDDEN',

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorReply } from '@studychat/contracts';
 import { AppError } from '../lib/errors.js';
 import { databaseErrorReply } from './database-errors.js';
+import { codeForStatus } from './protocol-errors.js';
 
 function describeValidation(
   error: { validation: { instancePath?: string; message?: string }[] },
@@ -55,10 +56,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(dbError.status, dbError.body);
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const code = status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST';
-      return send(status, { error: error.message, code });
-    }
+    if (status >= 400 && status < 500) return send(status, { error: error.message, code: codeForStatus(status) });
     request.log.error({ err: error, url: request.url, method: request.method }, 'unhandled error');
     return send(500, { error: 'Internal server error', code: 'INTERNAL' });
   });

@@ -25,6 +25,18 @@ describe('serving the built web app (production)', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
 
+    // The file server's own refusals are `{ error, code }` too (docs/decisions/0074).
+    const range = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { range: 'bytes=9999-' } });
+    expect(range.statusCode).toBe(416);
+    expect(range.json()).toEqual({ error: 'Range Not Satisfiable', code: 'BAD_REQUEST' });
+    const precondition = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'if-match': '"another"' },
+    });
+    expect(precondition.statusCode).toBe(412);
+    expect(precondition.json()).toEqual({ error: 'Precondition Failed', code: 'BAD_REQUEST' });
+
     const staleChunk = await t.app.inject({ method: 'GET', url: '/assets/ChatPage-old123.js' });
     expect(staleChunk.statusCode).toBe(404);
     expect(staleChunk.headers['content-type']).toMatch(/json/);

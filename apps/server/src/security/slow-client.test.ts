@@ -84,6 +84,12 @@ describe.each(TEST_DIALECTS)('slow and idle clients on a real socket, on %s', (d
     await client.closed;
     expect(sent).toBeLessThan(body.length);
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+    // `{ error, code }` like every error reply (plugins/protocol-errors.ts).
+    const reply = client.received();
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'The request took too long to arrive. Please try again.',
+      code: 'REQUEST_TIMEOUT',
+    });
   });
 
   it('cuts a request whose headers trickle in', async () => {
