@@ -49,6 +49,19 @@ export async function lockForWrite<DBT, TB extends keyof DBT, O>(
 }
 
 /**
+ * Holds the rows `query` selects until the transaction ends, for a writer that needs them to stay (FOR KEY SHARE
+ * on PostgreSQL: it waits for a `lockForWrite` or `forUpdate` of them, which then waits for it, but holders of this
+ * lock do not wait for one another); on SQLite it does nothing and reads nothing. A row deleted while this waited
+ * is not held: the writes that follow must find it themselves.
+ */
+export async function lockForKeyShare<DBT, TB extends keyof DBT, O>(
+  trx: Transaction<DB>,
+  query: SelectQueryBuilder<DBT, TB, O>,
+): Promise<void> {
+  if (isPostgres(trx)) await query.forKeyShare().execute();
+}
+
+/**
  * A text column ordered by its bytes (code points), the same on both databases: SQLite compares text that way,
  * PostgreSQL by the database's collation unless told otherwise.
  */

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { hotRead } from '../../db/hot-read.js';
 import type { DB } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';

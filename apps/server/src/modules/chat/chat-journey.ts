@@ -1,7 +1,7 @@
 import type { ChatRule } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { ChatThreadRow, DB } from '../../db/schema.js';
-import type { ParticipantEvent } from '../journey/journey-events.repository.js';
+import { holdParticipant, type ParticipantEvent } from '../journey/journey-events.repository.js';
 import { logChatComplete } from '../journey/journey-log.js';
 import { toProgress, type ProgressRow } from './chat.mapper.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
@@ -51,6 +51,8 @@ export async function closeChat(
   now: Date,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // The participant held before their thread is touched, as a withdrawal locks them first (0074).
+    await holdParticipant(trx, thread.user_id, thread.experiment_id);
     if (!(await closeThread(trx, thread.id, reason, now.toISOString()))) return;
     const progress = toProgress(await listThreadMessages(trx, thread.id), rule);
     if (progress.complete) return;

@@ -2,7 +2,11 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import { atomicWrites } from '../../db/atomic-writes.js';
 import type { ChatMessagesTable, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
-import { participantEventInsert, type ParticipantEvent } from '../journey/journey-events.repository.js';
+import {
+  holdParticipant,
+  participantEventInsert,
+  type ParticipantEvent,
+} from '../journey/journey-events.repository.js';
 
 // A finished reply's writes: the reply's row, the thread's running totals and, when this reply completed the
 // chat, the journey's `chat_complete` event. They are stored together or not at all.
@@ -21,7 +25,8 @@ export interface FinishedReply {
 
 /**
  * Stores a finished reply atomically (db/atomic-writes.ts: one statement on PostgreSQL, docs/decisions/0069, one
- * transaction on SQLite). Returns the thread's tokens used after it (0 when the thread is gone).
+ * transaction on SQLite). Returns the thread's tokens used after it (0 when the thread is gone). The reply that
+ * completes the chat holds the participant's assignment first (docs/decisions/0074-hardening.md).
  */
 export async function storeFinishedReply(db: Kysely<DB>, reply: FinishedReply): Promise<number> {
   const usage = db
@@ -34,7 +39,17 @@ export async function storeFinishedReply(db: Kysely<DB>, reply: FinishedReply): 
     .returning('tokens_used')
     .compile();
   const message = db.updateTable('chat_messages').set(reply.changes).where('id', '=', reply.messageId).compile();
-  const event = reply.chatComplete ? [participantEventInsert(db, reply.chatComplete)] : [];
-  const [row] = await atomicWrites<{ tokens_used: number | string }>(db, [usage, message, ...event]);
-  return row ? toNumber(row.tokens_used) : 0;
+  const event = reply.chatComplete;
+  if (!event) {
+    const [row] = await atomicWrites<{ tokens_used: number | string }>(db, [usage, message]);
+    return row ? toNumber(row.tokens_used) : 0;
+  }
+  // The reply that completes the chat appends the participant's event: their assignment is held first, in a
+  // transaction around the writes, so a withdrawal racing it leaves no event behind (0074).
+  return db.transaction().execute(async (trx) => {
+    await holdParticipant(trx, event.userId, event.experimentId);
+    const writes = [usage, message, participantEventInsert(trx, event)];
+    const [row] = await atomicWrites<{ tokens_used: number | string }>(trx, writes);
+    return row ? toNumber(row.tokens_used) : 0;
+  });
 }

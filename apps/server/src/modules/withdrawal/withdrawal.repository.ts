@@ -1,18 +1,24 @@
 import type { Kysely } from 'kysely';
+import { forUpdate } from '../../db/dialect.js';
 import type { DB } from '../../db/schema.js';
 
-/** The participants (assignments) of an experiment carrying a Prolific id. */
-export function findAssignmentsByPid(
-  db: Kysely<DB>,
+/**
+ * The participants (assignments) of an experiment carrying a Prolific id, locked until the transaction ends
+ * (db/dialect.ts `forUpdate`), as the journey gate locks one: the withdrawal waits for a write of theirs under way, and
+ * the writes that come after it wait for it, then find no assignment (docs/decisions/0074-hardening.md).
+ */
+export function lockAssignmentsByPid(
+  trx: Kysely<DB>,
   experimentId: string,
   prolificPid: string,
 ): Promise<{ id: string; user_id: string }[]> {
-  return db
+  const assignments = trx
     .selectFrom('assignments')
     .where('experiment_id', '=', experimentId)
     .where('prolific_pid', '=', prolificPid)
     .select(['id', 'user_id'])
-    .execute();
+    .orderBy('id');
+  return forUpdate(trx, assignments).execute();
 }
 
 const count = (result: { numDeletedRows: bigint }[]) => result.reduce((n, r) => n + Number(r.numDeletedRows), 0);

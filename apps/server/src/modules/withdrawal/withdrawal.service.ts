@@ -2,7 +2,7 @@ import type { WithdrawReply } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
-import { deleteParticipantData, findAssignmentsByPid } from './withdrawal.repository.js';
+import { deleteParticipantData, lockAssignmentsByPid } from './withdrawal.repository.js';
 import { markWithdrawn } from './withdrawn-ids.js';
 
 /**
@@ -18,7 +18,9 @@ export async function withdrawParticipant(
   const { database } = deps;
   if (!(await findExperimentById(database.db, experimentId))) throw notFound('Experiment not found');
   return database.db.transaction().execute(async (trx) => {
-    const assignments = await findAssignmentsByPid(trx, experimentId, prolificId);
+    // Locked first, before any row of theirs is deleted: their writes under way finish before the deletes read,
+    // and later ones find nothing to write to (0074).
+    const assignments = await lockAssignmentsByPid(trx, experimentId, prolificId);
     if (assignments.length === 0) throw notFound('No participant of this experiment has that Prolific id');
     const deleted = await deleteParticipantData(trx, experimentId, assignments);
     await markWithdrawn(trx, experimentId, prolificId, deps.clock().toISOString());
