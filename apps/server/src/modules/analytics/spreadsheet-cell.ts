@@ -2,7 +2,8 @@ import type { CsvType, CsvValue } from './csv.js';
 
 // The spreadsheet copy (.xlsx) is for looking at the data in Excel, LibreOffice or Google Sheets, never
 // for analysis: text a spreadsheet could run as a formula gets a leading `'` there, so it is not exact
-// (docs/decisions/0035-exact-analysis-files.md). The analysis CSVs and the data package keep the text as is.
+// (docs/decisions/0035-exact-analysis-files.md). The analysis CSVs and the data package keep the text as is; the
+// shareable transcripts, for people rather than analysis, are neutralised too (0074).
 
 /** A cell starting with one of these could run as a formula once edited or re-saved as CSV. */
 const FORMULA_START = /^[=+\-@\t\r\n]/;
@@ -12,10 +13,17 @@ const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 /** The most characters a spreadsheet cell holds (Excel's limit). */
 export const CELL_MAX_CHARS = 32_767;
 
+/**
+ * Formula-looking text prefixed with `'`, so a spreadsheet shows it rather than runs it: the .xlsx copy's cells,
+ * and the shareable transcripts, a CSV meant to be opened by people (docs/decisions/0074-hardening.md).
+ */
+export function formulaSafe(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 /** Text made safe for a spreadsheet cell: formula-looking text prefixed with `'`, cut at the cell limit. */
 export function spreadsheetText(text: string): string {
-  const clean = text.replace(XML_ILLEGAL, '');
-  const safe = FORMULA_START.test(clean) ? `'${clean}` : clean;
+  const safe = formulaSafe(text.replace(XML_ILLEGAL, ''));
   return safe.length > CELL_MAX_CHARS ? safe.slice(0, CELL_MAX_CHARS) : safe;
 }
 

@@ -7,10 +7,13 @@ import { experimentExists } from './analytics.repository.js';
 import type { CsvColumn } from './csv.js';
 import { csvOf, messageRecords } from './export.service.js';
 import { redact } from './redact.js';
+import { formulaSafe } from './spreadsheet-cell.js';
 
 // Transcripts for sharing outside the team: every chat message with emails, phone numbers and introduced
 // names redacted (redact.ts: best effort), and no ids that lead back to a person: participants are numbered
-// in the order their chats started (the numbering is not kept anywhere else).
+// in the order their chats started (the numbering is not kept anywhere else). The file is for people to open,
+// often in a spreadsheet, not for analysis: text that would run as a formula there (`=HYPERLINK(...)`) gets a
+// leading `'`, as in the .xlsx copy (spreadsheet-cell.ts; docs/decisions/0035, 0074).
 
 export interface TranscriptRecord {
   participant: string;
@@ -35,7 +38,8 @@ export const TRANSCRIPT_COLUMNS: readonly CsvColumn<TranscriptRecord>[] = [
   {
     name: 'text',
     type: 'text',
-    meaning: 'The message with emails, phone numbers and introduced names replaced by [EMAIL], [PHONE], [NAME]',
+    meaning:
+      "The message with emails, phone numbers and introduced names replaced by [EMAIL], [PHONE], [NAME]; text starting with =, +, -, @, a tab or a line break gets a leading ' so a spreadsheet does not run it",
     value: (r) => r.text,
   },
   { name: 'created_at', type: 'timestamp', meaning: 'When the message was stored', value: (r) => r.createdAt },
@@ -56,10 +60,10 @@ async function* transcriptRecords(
       }
       return {
         participant,
-        condition: m.condition,
+        condition: formulaSafe(m.condition),
         position: m.position,
         role: m.role,
-        text: redact(m.content),
+        text: formulaSafe(redact(m.content)),
         createdAt: m.createdAt,
       };
     });
