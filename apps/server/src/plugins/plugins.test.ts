@@ -26,7 +26,11 @@ describe('serving the built web app (production)', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
 
     // The file server's own refusals are `{ error, code }` too (docs/decisions/0074).
-    const range = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { range: 'bytes=9999-' } });
+    const range = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { range: 'bytes=9999-' },
+    });
     expect(range.statusCode).toBe(416);
     expect(range.json()).toEqual({ error: 'Range Not Satisfiable', code: 'BAD_REQUEST' });
     const precondition = await t.app.inject({

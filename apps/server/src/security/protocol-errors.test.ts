@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@studychat/contracts';
+import type { ErrorCode } from '@studychat/contracts';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { dropTestSchemas, TEST_DIALECTS } from '../../test/databases.js';
 
@@ -68,7 +68,11 @@ const CASES: Record<string, [request: string, status: number, code: ErrorCode]> 
     413,
     'PAYLOAD_TOO_LARGE',
   ],
-  'an HTTP/1.1 request without Host (400)': ['GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'BAD_REQUEST'],
+  'an HTTP/1.1 request without Host (400)': [
+    'GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n',
+    400,
+    'BAD_REQUEST',
+  ],
   'an Expect header the server cannot meet (417)': [
     post('Expect: the-impossible\r\nContent-Type: application/json\r\nContent-Length: 2\r\n', '{}'),
     417,

@@ -73,7 +73,11 @@ export async function deleteExpiredSessions(db: Kysely<DB>, now: string): Promis
  * two-factor enrolment, and of an account that is still an admin or an analyst (the monitor's stream re-checks
  * its watchers with it on every poll: one statement for all of them).
  */
-export async function activeStaffSessionIds(db: Kysely<DB>, sessionIds: readonly string[], now: string): Promise<string[]> {
+export async function activeStaffSessionIds(
+  db: Kysely<DB>,
+  sessionIds: readonly string[],
+  now: string,
+): Promise<string[]> {
   if (sessionIds.length === 0) return [];
   const rows = await db
     .selectFrom('sessions as s')
@@ -87,4 +91,3 @@ export async function activeStaffSessionIds(db: Kysely<DB>, sessionIds: readonly
     .execute();
   return rows.map((row) => row.id);
 }
-

@@ -74,14 +74,15 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
         'x-accel-buffering': 'no',
       });
       const open = () => !res.destroyed && !res.writableEnded;
-      let unsubscribe: (() => void) | undefined;
+      // Set once subscribed (the connection may close before that).
+      const subscription: { cancel?: () => void } = {};
       let ended = false;
       const end = () => {
         if (ended) return;
         ended = true;
         clearInterval(keepAlive);
         clearTimeout(lifetime);
-        unsubscribe?.();
+        subscription.cancel?.();
         if (open()) res.end('data: [DONE]\n\n');
       };
       const keepAlive = setInterval(() => open() && res.write(': keep-alive\n\n'), timing.keepAliveMs);
@@ -90,6 +91,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
       const lifetime = setTimeout(end, timing.maxMs);
       lifetime.unref();
       res.on('close', end);
+      let unsubscribe: () => void;
       try {
         unsubscribe = await hub.subscribe(experimentId, {
           tick: (tick) => {
@@ -106,6 +108,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
       }
       // Closed while subscribing: nothing else will unsubscribe.
       if (ended) unsubscribe();
+      else subscription.cancel = unsubscribe;
     },
   });
 }

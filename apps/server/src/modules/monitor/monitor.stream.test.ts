@@ -121,7 +121,12 @@ describe.each(TEST_DIALECTS)('the monitor stream on %s', (dialect) => {
     const admin = await createAndLogin(t, { isAdmin: true });
     const experimentId = (await createExperiment(t, admin)).id;
     const email = `analyst-${randomUUID().slice(0, 8)}@lab.test`;
-    const { id } = await createUser(t.deps, { email, password: 'an-analyst-password', isAdmin: false, role: 'analyst' });
+    const { id } = await createUser(t.deps, {
+      email,
+      password: 'an-analyst-password',
+      isAdmin: false,
+      role: 'analyst',
+    });
     const analyst = await newSession(t, { id, email }, 'analyst');
     const stream = await openStream(t.app, experimentId, analyst);
     await stream.next(() => true);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { SPEC_CHAT_RULE } from '@studychat/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
+import { createAndLogin, useTestApp, type TestUser } from '../../../test/app.js';
 import { chatClient } from '../../../test/chat.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { csvObjects } from '../analytics/parse-csv.testing.js';
