@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import architecture from './eslint-rules/architecture.js';
 
 export default tseslint.config(
   {
@@ -48,6 +49,17 @@ export default tseslint.config(
           patterns: ['**/apps/server/**'],
         },
       ],
+    },
+  },
+  {
+    // The code's shape (docs/ARCHITECTURE.md, "Rules of the code").
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { architecture },
+    rules: {
+      'architecture/no-module-cycle': 'error',
+      'architecture/no-foreign-repository': 'error',
+      'architecture/no-cross-feature': 'error',
+      'architecture/no-upward-import': 'error',
     },
   },
 );

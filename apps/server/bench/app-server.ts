@@ -5,7 +5,7 @@ import { buildApp } from '../src/app.js';
 import { buildConfig, parseEnv } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { defaultDeps } from '../src/lib/deps.js';
+import { defaultDeps } from '../src/default-deps.js';
 import { createUser } from '../src/modules/users/users.service.js';
 
 // The real app on a temporary SQLite database, for `npm run bench`. Prints the port and tokens for an

@@ -13,7 +13,7 @@ import { buildApp } from '../src/app.js';
 import { buildConfig, parseEnv } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { defaultDeps } from '../src/lib/deps.js';
+import { defaultDeps } from '../src/default-deps.js';
 import { createChatModel } from '../src/llm/create-chat-model.js';
 import { TokenSigner } from '../src/modules/auth/token.js';
 import { insertSession } from '../src/modules/auth/session.repository.js';

@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.js';
 import { buildConfig, parseEnv } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { defaultDeps } from '../src/lib/deps.js';
+import { defaultDeps } from '../src/default-deps.js';
 import { createUser } from '../src/modules/users/users.service.js';
 import { buildParticipantRows, insertExperimentRow, insertParticipantRows } from '../test/factories.js';
 

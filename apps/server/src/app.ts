@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.js';
 import type { AppDeps } from './lib/deps.js';
-import { registerAuth, type Guards } from './plugins/auth.js';
+import { registerAuth } from './plugins/auth.js';
+import type { AppContext } from './lib/context.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerAudit } from './plugins/audit.js';
 import { registerRouteRegistry } from './plugins/route-registry.js';
@@ -39,12 +40,6 @@ import { registerStudyRoutes } from './modules/studies/studies.routes.js';
 import { registerPreviewRoutes } from './modules/preview/preview.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
-/** What every module's register function receives. */
-export interface AppContext {
-  config: AppConfig;
-  deps: AppDeps;
-  guards: Guards;
-}
 
 /** Builds the HTTP app without listening: main.ts listens, tests use `app.inject`. */
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { buildConfig, parseEnv } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
-import { defaultDeps } from '../../src/lib/deps.js';
+import { defaultDeps } from '../../src/default-deps.js';
 import { createOffsetClock, type ClockControl } from '../../src/lib/test-clock.js';
 import type { ChatModel } from '../../src/llm/chat-model.js';
 import { createChatModel } from '../../src/llm/create-chat-model.js';

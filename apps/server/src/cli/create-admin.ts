@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { defaultDeps } from '../lib/deps.js';
+import { defaultDeps } from '../default-deps.js';
 import { AppError } from '../lib/errors.js';
 import { generatePassword } from '../modules/users/password.js';
 import { createUser } from '../modules/users/users.service.js';

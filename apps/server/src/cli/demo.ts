@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { defaultDeps } from '../lib/deps.js';
+import { defaultDeps } from '../default-deps.js';
 import { generateCredentials } from '../modules/experiments/credentials.service.js';
 import { createExperiment, updateCompletionCodes } from '../modules/experiments/experiments.service.js';
 import { openForCli } from './load-config.js';

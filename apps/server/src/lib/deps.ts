@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
-import { createStudySource } from '../modules/studies/study-source.js';
 import type { Database } from '../db/database.js';
 import type { ChatModel } from '../llm/chat-model.js';
-import { createStudyScriptedModel } from '../llm/create-chat-model.js';
 import type { ClockControl } from './test-clock.js';
 
 /**
@@ -14,12 +11,6 @@ export type StudySource = (experimentId: string) => Promise<StudyDefinition>;
 
 /** The built-in study for every experiment (unit tests of rules that need no database). */
 export const builtInStudy: StudySource = () => Promise.resolve(studyDefinition);
-
-/** The study of the version each experiment pins (the built-in study for an experiment without one). */
-export function databaseStudies(database: Database): StudySource {
-  const load = createStudySource(database.db);
-  return async (experimentId) => (await load(experimentId)).definition;
-}
 
 /** What the app needs from the outside world; tests pass their own clock and ids (DESIGN.md convention 3). */
 export interface AppDeps {
@@ -33,16 +24,4 @@ export interface AppDeps {
   studies: StudySource;
   /** Set only for the browser tests (TEST_CLOCK=manual with NODE_ENV=test): moves `clock` forward. */
   clockControl?: ClockControl;
-}
-
-/** Real clock, ids and randomness; the scripted model unless a chat model is given (main.ts gives the configured one). */
-export function defaultDeps(database: Database, llm: ChatModel = createStudyScriptedModel()): AppDeps {
-  return {
-    database,
-    clock: () => new Date(),
-    newId: randomUUID,
-    random: Math.random,
-    llm,
-    studies: databaseStudies(database),
-  };
 }

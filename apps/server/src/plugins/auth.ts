@@ -2,6 +2,7 @@ import type { Role } from '@studychat/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../lib/deps.js';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
+import type { Guards } from '../lib/context.js';
 import type { Guard } from '../lib/route.js';
 import { sessionCacheOf, type ActiveSession } from '../modules/auth/session-cache.js';
 import { SESSION_ENDED_MESSAGE, TOTP_ENROLMENT_MESSAGE } from '../modules/auth/session-messages.js';
@@ -20,16 +21,6 @@ declare module 'fastify' {
   }
 }
 
-export interface Guards {
-  /** Any logged-in account (participant, analyst, admin). */
-  requireUser: Guard;
-  /** Admins and analysts: the admin area's read views and exports. */
-  requireStaff: Guard;
-  /** Admins only: edits, study logins, the audit log. */
-  requireAdmin: Guard;
-  /** Any logged-in account, even one whose session waits for two-factor enrolment (security routes). */
-  requireSession: Guard;
-}
 
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { defaultDeps } from '../lib/deps.js';
+import { defaultDeps } from '../default-deps.js';
 import { checkModel, createCheckModel } from '../llm/model-check.js';
 import { ensureDefaultStudyVersion } from '../modules/studies/studies.service.js';
 import { bootstrapAdmin } from '../modules/users/users.service.js';

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ExportParams, ExportQuery, IdParams, experimentRoutes } from '@studychat/contracts';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { exportFile } from './export.service.js';
 import { participantSummary, participantsDetailed } from './analytics.service.js';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from '@studychat/contracts';
 import { route } from '../../lib/route.js';
-import { caller, type Guards } from '../../plugins/auth.js';
+import type { Guards } from '../../lib/context.js';
+import { caller } from '../../plugins/auth.js';
 import { login, logout, type AuthContext } from './auth.service.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AuthContext, guards: Guards): void {

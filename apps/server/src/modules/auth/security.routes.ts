@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { securityRoutes } from '@studychat/contracts';
 import { route } from '../../lib/route.js';
-import { caller, type Guards } from '../../plugins/auth.js';
+import type { Guards } from '../../lib/context.js';
+import { caller } from '../../plugins/auth.js';
 import type { AuthContext } from './auth.service.js';
 import { disableTotpFor, enableTotpFor, logoutEverywhere, securityStatus, startTotpSetup } from './security.service.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { defaultDeps } from '../../lib/deps.js';
+import { defaultDeps } from '../../default-deps.js';
 import { createTestApp, expectJson, testConfig } from '../../../test/app.js';
 import { createTestDatabase, dropTestSchemas, TEST_DIALECTS } from '../../../test/databases.js';
 import { isModelConfigured } from './health.service.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParams, monitorRoutes } from '@studychat/contracts';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import { MonitorHub } from './monitor.stream.js';

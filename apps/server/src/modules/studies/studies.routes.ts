@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { studyRoutes } from '@studychat/contracts';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import {

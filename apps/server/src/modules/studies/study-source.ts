@@ -1,6 +1,8 @@
 import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import type { StudySource } from '../../lib/deps.js';
 import { findExperimentStudy } from './studies.repository.js';
 import { parseDefinition } from './studies.mapper.js';
 
@@ -67,4 +69,10 @@ export function createStudySource(db: Kysely<DB>): (experimentId: string) => Pro
     }
     return read.study;
   };
+}
+
+/** The study of the version each experiment pins (the built-in study for an experiment without one): deps.studies. */
+export function databaseStudies(database: Database): StudySource {
+  const load = createStudySource(database.db);
+  return async (experimentId) => (await load(experimentId)).definition;
 }

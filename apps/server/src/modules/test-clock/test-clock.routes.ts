@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '@studychat/contracts';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../lib/context.js';
 import type { ClockControl } from '../../lib/test-clock.js';
 import { route } from '../../lib/route.js';
 

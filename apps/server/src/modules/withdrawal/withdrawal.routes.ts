@@ -1,6 +1,6 @@
 import { experimentRoutes } from '@studychat/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { withdrawParticipant } from './withdrawal.service.js';
 

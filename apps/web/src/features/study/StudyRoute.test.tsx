@@ -1,9 +1,9 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { setUnauthorizedHandler } from '../../lib/api';
 import { StudyRoute } from './StudyRoute';
-import { JOURNEY_FRESH_MS, receiveJourney, useParticipant } from './participant-store';
+import { JOURNEY_FRESH_MS, receiveJourney, refreshJourney, useParticipant } from './participant-store';
 import { useStudy } from './study-context';
 import { assignment, EXP_ID, journey, loginAs, mockApi, STUDY_VIEW, studyView, USER_ID } from './test-support';
 
@@ -270,5 +270,26 @@ describe('StudyRoute', () => {
     renderRoute('/entry');
     expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
     expect(again.keys()).toContain(JOURNEY);
+  });
+
+  it("stays on the page when the page's own write moves the journey on, and follows a read of it", async () => {
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    const atEntry = journey({ step: 'entry', done: { ...journey().done, consent: true } });
+    receiveJourney(atEntry);
+    const api = mockApi({
+      [STUDY_VIEW]: studyView,
+      [JOURNEY]: { status: 200, body: journey({ step: 'baseline', done: { ...atEntry.done, entry: true } }) },
+    });
+    renderRoute('/entry');
+    expect(await screen.findByText('Entry page, server step entry')).toBeInTheDocument();
+    // The entry page's own answer comes back with the journey at the baseline: the page moves on in its own time.
+    act(() => receiveJourney(journey({ step: 'baseline', done: { ...atEntry.done, entry: true } })));
+    expect(screen.getByText('Entry page, server step baseline')).toBeInTheDocument();
+    expect(screen.queryByTestId('where')).toBeNull();
+    // A read (the page was refused and asks where the participant is): the guard takes them there.
+    await act(() => refreshJourney(EXP_ID));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/baseline-intention'));
+    expect(api.keys()).toContain(JOURNEY);
   });
 });

@@ -44,7 +44,14 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     const known = freshJourney(experimentId);
     return known && journeyAllows(step, routeExperimentId, known) ? 'done' : 'pending';
   });
-  const { journey: stored } = useParticipant();
+  // The journey this page decides with: the one it mounted with or read, and each later read (a page's refresh).
+  const { journey: stored, reads } = useParticipant();
+  const [decidingWith, setDecidingWith] = useState(() => (read === 'done' ? stored : null));
+  const [readsSeen, setReadsSeen] = useState(reads);
+  if (reads !== readsSeen) {
+    setReadsSeen(reads);
+    setDecidingWith(stored);
+  }
   // The study's texts: the experiment's version from the server (the page waits for it; a failed read shows
   // a retry, never another study's texts), or the built-in study for a page shown with no experiment.
   const needsStudy = auth.loggedIn && experimentId !== null;
@@ -74,8 +81,10 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     if (read !== 'pending' || !experimentId) return;
     let live = true;
     refreshJourney(experimentId)
-      .then(() => {
-        if (live) setRead('done');
+      .then((journey) => {
+        if (!live) return;
+        setDecidingWith(journey);
+        setRead('done');
       })
       .catch((error: unknown) => {
         // A 401 has already sent the browser to /login (spec section 4): stay waiting rather than redirect too.
@@ -90,7 +99,11 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   }, [read, experimentId]);
 
   const journey =
-    read === 'pending' ? 'pending' : read === 'done' && stored?.experimentId === experimentId ? stored : null;
+    read === 'pending'
+      ? 'pending'
+      : read === 'done' && decidingWith?.experimentId === experimentId
+        ? decidingWith
+        : null;
   const decision = decideStudyRoute({
     step,
     routeExperimentId,

@@ -26,21 +26,32 @@ interface ParticipantState {
   receivedAt: number;
   /** Whose it is: the logged-in account when it was received (another login in this tab never sees it). */
   userId: string | null;
+  /**
+   * How many times the journey was read from the server. A page's guard follows reads (a page that was refused
+   * asks where the participant is, and the guard takes them there) but not a write's reply: the page that wrote
+   * moves on itself, in its own time (the pre-survey's 'Thank you! Redirecting...').
+   */
+  reads: number;
 }
 
 /** How long a journey is taken as current without asking the server again (a page's guard). */
 export const JOURNEY_FRESH_MS = 30_000;
 
-let state: ParticipantState = { journey: null, receivedAt: 0, userId: null };
+let state: ParticipantState = { journey: null, receivedAt: 0, userId: null, reads: 0 };
 const listeners = new Set<() => void>();
 
 /** Takes a journey the server sent (its read, or a write's reply) as the participant's current one. */
-export function receiveJourney(journey: Journey): void {
-  setJourney(journey);
+export function receiveJourney(journey: Journey, read = false): void {
+  setJourney(journey, read);
 }
 
-function setJourney(journey: Journey): void {
-  state = { journey, receivedAt: Date.now(), userId: currentUser()?.userId ?? null };
+function setJourney(journey: Journey, read = false): void {
+  state = {
+    journey,
+    receivedAt: Date.now(),
+    userId: currentUser()?.userId ?? null,
+    reads: state.reads + (read ? 1 : 0),
+  };
   cacheJourney(journey);
   for (const listener of listeners) listener();
 }
@@ -66,14 +77,14 @@ export function freshJourney(experimentId: string): Journey | null {
 
 /** Forgets the journey (logout, and each test). */
 export function resetParticipant(): void {
-  state = { journey: null, receivedAt: 0, userId: null };
+  state = { journey: null, receivedAt: 0, userId: null, reads: 0 };
   for (const listener of listeners) listener();
 }
 
 /** Reads the journey from the server into the store. */
 export async function refreshJourney(experimentId: string): Promise<Journey> {
   const journey = await api(endpoints.journey.get, { params: { experimentId } });
-  setJourney(journey);
+  setJourney(journey, true);
   return journey;
 }
 
