@@ -79,6 +79,30 @@ describe('config', () => {
     const env = parseEnv({ LLM_PRICES: '{"my-model":{"inputPerMTok":1,"outputPerMTok":2}}' });
     expect(env.LLM_PRICES).toEqual({ 'my-model': { inputPerMTok: 1, outputPerMTok: 2 } });
     expect(() => parseEnv({ LLM_PRICES: '{not json' })).toThrow(/LLM_PRICES/);
+    // A kind of token not counted yet (prompt caching) is refused, not silently ignored.
+    expect(() =>
+      parseEnv({ LLM_PRICES: '{"m":{"inputPerMTok":1,"outputPerMTok":2,"cacheReadPerMTok":0.1}}' }),
+    ).toThrow(/LLM_PRICES/);
+  });
+
+  it('refuses a model with no known price at start, naming it and how to give a price (LLM_PRICES)', () => {
+    const local = { LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' };
+    for (const model of ['openai/gpt-4o', 'llama3.1:8b']) {
+      let message = '';
+      try {
+        parseEnv({ ...local, LLM_MODEL: model });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`No price is known for the model "${model}"`);
+      expect(message).toContain(`LLM_PRICES='{"${model}":{"inputPerMTok":3,"outputPerMTok":15}}'`);
+    }
+    const priced = { ...local, LLM_MODEL: 'openai/gpt-4o', LLM_PRICES: '{"openai/gpt-4o":{"inputPerMTok":2.5,"outputPerMTok":10}}' };
+    expect(parseEnv(priced).LLM_MODEL).toBe('openai/gpt-4o');
+    // Dated snapshots find their family's price; the scripted model is free whatever LLM_MODEL says.
+    expect(parseEnv({ ...local, LLM_MODEL: 'gpt-4o-2024-08-06' }).LLM_MODEL).toBe('gpt-4o-2024-08-06');
+    expect(parseEnv({ LLM_PROVIDER: 'scripted', LLM_MODEL: 'anything' }).LLM_PROVIDER).toBe('scripted');
   });
 
   it('generates the JWT secret once, owner-only, and reuses it', () => {

@@ -3,9 +3,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { CHAT_LIMIT_MAX, type ChatLimits } from '@studychat/contracts';
+import { CHAT_LIMIT_MAX, ModelPriceSchema, type ChatLimits } from '@studychat/contracts';
 import { z } from 'zod';
 import { defaultMaxConnections } from './connection-ceiling.js';
+import { mergePrices, noPriceMessage, priceFor } from './llm/pricing.js';
 import { DEFAULT_WEB_DIST_DIR, REPO_ROOT } from './paths.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -65,10 +66,7 @@ function defaultHashConcurrency(): number {
 }
 
 /** USD per million tokens, per model; overridable with LLM_PRICES. */
-export const PriceTable = z.record(
-  z.string(),
-  z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }),
-);
+export const PriceTable = z.record(z.string(), ModelPriceSchema);
 export type PriceTable = z.infer<typeof PriceTable>;
 
 /**
@@ -300,6 +298,11 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
     );
   if (e.TEST_CLOCK && e.NODE_ENV !== 'test') problems.push('  - TEST_CLOCK: only allowed with NODE_ENV=test');
   if (e.TEST_CLOCK && e.WORKERS !== 1) problems.push('  - TEST_CLOCK: only with WORKERS=1 (one clock to move)');
+  const model = e.LLM_MODEL ?? DEFAULT_MODELS[e.LLM_PROVIDER];
+  // Money is counted as the provider bills it: a model whose cost cannot be counted is refused (0073). The
+  // scripted model is free whatever LLM_MODEL says.
+  if (e.LLM_PROVIDER !== 'scripted' && priceFor(model, mergePrices(e.LLM_PRICES ?? {})) === null)
+    problems.push(`  - LLM_MODEL: ${noPriceMessage(model)}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   return e;
 }

@@ -52,7 +52,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       thinkingBudget: 1024,
       timeoutMs: 5000,
       retryBudgetMs: 2000,
-      prices: {},
+      // The tests' switchable model (test/chat.ts) is free unless a test prices it.
+      prices: { switchable: { inputPerMTok: 0, outputPerMTok: 0 } },
     },
     chatLimits: {
       maxMessages: 30,

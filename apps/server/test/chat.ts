@@ -19,6 +19,9 @@ export class SwitchableModel implements ChatModel {
     this.calls.push(request);
     return this.behaviour(request, onText);
   }
+  maxOutputTokens(request: ChatRequest): number {
+    return request.maxTokens ?? 1024;
+  }
   reset(): void {
     this.behaviour = (request, onText) => this.scripted.streamReply(request, onText);
     this.calls = [];

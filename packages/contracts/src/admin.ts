@@ -86,6 +86,7 @@ export const MODEL_PROBLEMS = [
   'network',
   'rejected',
   'empty',
+  'price',
 ] as const;
 export type ModelProblem = (typeof MODEL_PROBLEMS)[number];
 

@@ -39,6 +39,10 @@ export const ErrorCode = z.enum([
   'NO_CONDITION',
   'REPLY_IN_PROGRESS',
   'CHAT_CLOSED',
+  /** What is left of the chat budget is reserved by replies in flight: send again once they are stored. */
+  'BUDGET_BUSY',
+  /** The experiment admits no new participants (its chat budget is nearly spent); those already in finish. */
+  'NOT_ADMITTING',
   'MESSAGE_TOO_LONG',
   'MODEL_UNAVAILABLE',
   /** A study definition that does not pass the schema; the reply lists the problems (`issues`). */

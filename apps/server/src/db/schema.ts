@@ -108,6 +108,8 @@ export interface ExperimentsTable {
   chat_history_tokens: number | null;
   chat_participant_tokens: number | null;
   chat_budget_usd: DbNumber | null;
+  /** Percent of the budget spent after which no new participant is admitted; null: the default (0073). */
+  chat_admit_percent: ColumnType<number | null, number | null | undefined, number | null>;
   /** Minutes without activity after which a participant in progress is stale; null: the default. */
   monitor_stale_minutes: ColumnType<number | null, number | null | undefined, number | null>;
   /** The sample size the monitor projects the spend at; null: none set. */
@@ -252,6 +254,11 @@ export interface ChatThreadsTable {
   /** Input plus output tokens of the thread's assistant messages (PostgreSQL bigint may read as a string). */
   tokens_used: ColumnType<number | string, number | undefined, number>;
   cost_usd: ColumnType<number | string, number | undefined, number>;
+  /**
+   * USD reserved by the reply in flight, before its model call (docs/decisions/0073); counted only while the
+   * thread's reply lease is live, and set back to 0 when the reply's cost is stored.
+   */
+  reserved_usd: ColumnType<number | string, number | undefined, number>;
   /** Why the chat ended by a limit (message_limit, token_limit, budget); null while open. */
   closed_reason: string | null;
   closed_at: DbTimestamp | null;
@@ -272,6 +279,8 @@ export interface ChatMessagesTable {
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: DbNumber | null;
+  /** The token counts (and so the cost) are estimates: the provider reported none (docs/decisions/0073). */
+  usage_estimated: ColumnType<boolean | number, boolean | undefined, boolean>;
   first_token_ms: number | null;
   total_ms: number | null;
   stop_reason: string | null;

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ChatModel, ChatReplyInfo, ThinkingEntry } from './chat-model.js';
+import type { ChatModel, ChatReplyInfo, ChatRequest, ThinkingEntry } from './chat-model.js';
 import { ChatModelError } from './errors.js';
 import type { RetryPolicy } from './retry.js';
 import { readSse } from './sse.js';
@@ -48,21 +48,33 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       ? { type: 'adaptive', display: 'summarized' }
       : { type: 'enabled', budget_tokens: budget };
 
+  /** The visible reply's tokens and, with thinking, its budget on top (max_tokens counts both). */
+  const outputTokens = (request: ChatRequest) => {
+    const replyTokens = request.maxTokens ?? options.maxTokens;
+    const asked = request.thinkingBudget ?? options.thinkingBudget;
+    const budget = Math.max(MIN_THINKING_BUDGET, asked);
+    const think = request.thinking !== false && asked > 0;
+    return { replyTokens, budget, think, max: think ? budget + replyTokens : replyTokens };
+  };
+
   return createStreamingModel(
-    { provider: 'anthropic', model: options.model, timeoutMs: options.timeoutMs, retry: options.retry },
+    {
+      provider: 'anthropic',
+      model: options.model,
+      timeoutMs: options.timeoutMs,
+      retry: options.retry,
+      maxOutputTokens: (request) => outputTokens(request).max,
+    },
     async (request, ctx) => {
       const model = request.model ?? options.model;
-      const replyTokens = request.maxTokens ?? options.maxTokens;
-      const asked = request.thinkingBudget ?? options.thinkingBudget;
-      const budget = Math.max(MIN_THINKING_BUDGET, asked);
-      const think = request.thinking !== false && asked > 0;
+      const { budget, think, max } = outputTokens(request);
       // The SDK sends the request and throws its APIError on an error status; the stream is ours to read
       // (llm/sse.ts, decision 0070), handled as the SDK's Stream handled it.
       const response = await client.messages
         .create(
           {
             model,
-            max_tokens: think ? budget + replyTokens : replyTokens,
+            max_tokens: max,
             system: request.system,
             messages: openingTurns(request.history),
             ...(think ? { thinking: thinkingFor(model, budget) } : {}),

@@ -50,6 +50,11 @@ export interface ChatModel {
    * rejects with a ChatModelError (transient failures before the first token are already retried).
    */
   streamReply(request: ChatRequest, onText: (delta: string) => void): Promise<ChatReplyInfo>;
+  /**
+   * The most output tokens the provider can bill for this request (the visible reply and any thinking): the
+   * spend reserved before the call is priced on it (docs/decisions/0073).
+   */
+  maxOutputTokens(request: ChatRequest): number;
 }
 
 /** Partial details of a reply, known when an attempt fails. */

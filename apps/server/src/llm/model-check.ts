@@ -3,6 +3,7 @@ import type { LlmConfig } from '../config.js';
 import type { ChatModel } from './chat-model.js';
 import { createChatModel, createStudyScriptedModel } from './create-chat-model.js';
 import { ChatModelError } from './errors.js';
+import { mergePrices, noPriceMessage, priceFor, type ModelPrice } from './pricing.js';
 import { defaultRetryPolicy } from './retry.js';
 
 /** The check waits at most this long for the provider, whatever the chat's own time-out. */
@@ -88,6 +89,13 @@ export function explainFailure(error: unknown, config: LlmConfig): { problem: Mo
   }
 }
 
+const perMTok = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: 4 })}`;
+
+/** The price the chat budget counts the model at. */
+function priced(price: ModelPrice): string {
+  return `The chat budget counts it at ${perMTok(price.inputPerMTok)} per million input tokens and ${perMTok(price.outputPerMTok)} per million output tokens.`;
+}
+
 /**
  * Sends a tiny request with the configured provider and model and says in plain words whether it
  * works, and if not, what to change (key, model name, quota, network). `now` is a millisecond clock.
@@ -99,6 +107,11 @@ export async function checkModel(
 ): Promise<ModelCheckReply> {
   const started = now();
   const base = { provider: model.provider, model: model.model };
+  // A model whose cost cannot be counted is refused before any paid call (docs/decisions/0073).
+  const price = model.provider === 'scripted' ? null : priceFor(config.model, mergePrices(config.prices));
+  if (model.provider !== 'scripted' && price === null) {
+    return { ...base, ok: false, problem: 'price', latencyMs: 0, message: noPriceMessage(config.model) };
+  }
   let text = '';
   try {
     const info = await model.streamReply(
@@ -133,7 +146,7 @@ export async function checkModel(
       ok: true,
       problem: null,
       latencyMs,
-      message: `The model works: ${where(config).label} accepted the key and the model "${config.model}". ${reply} in ${latencyMs} ms.`,
+      message: `The model works: ${where(config).label} accepted the key and the model "${config.model}". ${reply} in ${latencyMs} ms.${price ? ` ${priced(price)}` : ''}`,
     };
   } catch (error) {
     return { ...base, ok: false, latencyMs: Math.round(now() - started), ...explainFailure(error, config) };

@@ -27,7 +27,14 @@ export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
   });
 
   return createStreamingModel(
-    { provider: 'openai', model: options.model, timeoutMs: options.timeoutMs, retry: options.retry },
+    {
+      provider: 'openai',
+      model: options.model,
+      timeoutMs: options.timeoutMs,
+      retry: options.retry,
+      // max_completion_tokens bounds the reasoning tokens too.
+      maxOutputTokens: (request) => request.maxTokens ?? options.maxTokens,
+    },
     async (request, ctx) => {
       // The SDK sends the request and throws its APIError on an error status; the stream is ours to read
       // (llm/sse.ts, decision 0070), handled as the SDK's Stream handled it.

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { costUsd, DEFAULT_PRICES, mergePrices, priceFor } from './pricing.js';
+import { costOf, DEFAULT_PRICES, mergePrices, noPriceMessage, priceFor } from './pricing.js';
+
+const cost = (model: string, inputTokens: number, outputTokens: number, table = DEFAULT_PRICES) => {
+  const price = priceFor(model, table);
+  return price === null ? null : costOf({ inputTokens, outputTokens }, price);
+};
 
 describe('price table', () => {
   it('computes USD from input and output tokens per million', () => {
     // claude-sonnet-4-5: $3 in, $15 out per million tokens.
-    expect(costUsd('claude-sonnet-4-5', 1_000_000, 0, DEFAULT_PRICES)).toBe(3);
-    expect(costUsd('claude-sonnet-4-5', 2000, 500, DEFAULT_PRICES)).toBeCloseTo(0.006 + 0.0075, 10);
-    expect(costUsd('gpt-4o-mini', 10_000, 1000, DEFAULT_PRICES)).toBeCloseTo(0.0015 + 0.0006, 10);
+    expect(cost('claude-sonnet-4-5', 1_000_000, 0)).toBe(3);
+    expect(cost('claude-sonnet-4-5', 2000, 500)).toBeCloseTo(0.006 + 0.0075, 10);
+    expect(cost('gpt-4o-mini', 10_000, 1000)).toBeCloseTo(0.0015 + 0.0006, 10);
   });
 
   it('finds dated snapshots by their family, preferring the longest match', () => {
@@ -18,9 +23,13 @@ describe('price table', () => {
     expect(priceFor('claude-opus-5-5', DEFAULT_PRICES)).toEqual({ inputPerMTok: 4, outputPerMTok: 20 });
   });
 
-  it('gives no cost for an unknown model or missing token counts rather than a wrong one', () => {
-    expect(costUsd('llama3.1:8b', 100, 100, DEFAULT_PRICES)).toBeNull();
-    expect(costUsd('gpt-4o', null, 100, DEFAULT_PRICES)).toBeNull();
+  it('knows no price for a model it does not list (a local model, a provider-prefixed name), and the scripted model is free', () => {
+    expect(priceFor('llama3.1:8b', DEFAULT_PRICES)).toBeNull();
+    expect(priceFor('openai/gpt-4o', DEFAULT_PRICES)).toBeNull();
+    expect(cost('scripted-offline', 1_000_000, 1_000_000)).toBe(0);
+    expect(noPriceMessage('openai/gpt-4o')).toContain(
+      `LLM_PRICES='{"openai/gpt-4o":{"inputPerMTok":3,"outputPerMTok":15}}'`,
+    );
   });
 
   it('lets configuration override and extend the defaults', () => {
@@ -28,8 +37,8 @@ describe('price table', () => {
       'llama3.1:8b': { inputPerMTok: 0, outputPerMTok: 0 },
       'gpt-4o': { inputPerMTok: 1, outputPerMTok: 2 },
     });
-    expect(costUsd('llama3.1:8b', 100, 100, table)).toBe(0);
-    expect(costUsd('gpt-4o', 1_000_000, 1_000_000, table)).toBe(3);
-    expect(costUsd('claude-haiku-4-5', 1_000_000, 0, table)).toBe(1);
+    expect(cost('llama3.1:8b', 100, 100, table)).toBe(0);
+    expect(cost('gpt-4o', 1_000_000, 1_000_000, table)).toBe(3);
+    expect(cost('claude-haiku-4-5', 1_000_000, 0, table)).toBe(1);
   });
 });

@@ -1,14 +1,14 @@
-/** USD per million input and output tokens. */
-export interface ModelPrice {
-  inputPerMTok: number;
-  outputPerMTok: number;
-}
+import type { ModelPrice } from '@studychat/contracts';
+
+export type { ModelPrice };
+/** Prices by model name (USD per million tokens of each kind). */
 export type PriceTable = Record<string, ModelPrice>;
 
 /**
  * List prices (USD per million tokens) of current and recent models, as published by Anthropic and
- * OpenAI (November 2026). LLM_PRICES overrides or extends them; a model not listed gets no cost
- * rather than a wrong one (e.g. a tiered price such as Claude Haiku 5.5's, or a local model).
+ * OpenAI (November 2026). LLM_PRICES overrides or extends them. A model not listed has no price rather than a
+ * wrong one (e.g. a tiered price such as Claude Haiku 5.5's, or a local model), and is refused until it is given
+ * one (docs/decisions/0073).
  */
 export const DEFAULT_PRICES: PriceTable = {
   'claude-fable-5-1': { inputPerMTok: 10, outputPerMTok: 50 },
@@ -40,7 +40,7 @@ export const DEFAULT_PRICES: PriceTable = {
 
 /**
  * The price for a model: an exact entry, else the longest entry the name starts with, so dated
- * snapshots ('claude-sonnet-4-5-20250929', 'gpt-4o-mini-2024-07-18') find their family.
+ * snapshots ('claude-sonnet-4-5-20250929', 'gpt-4o-mini-2024-07-18') find their family. Null: no known price.
  */
 export function priceFor(model: string, table: PriceTable): ModelPrice | null {
   const exact = table[model];
@@ -52,19 +52,34 @@ export function priceFor(model: string, table: PriceTable): ModelPrice | null {
   return best === null ? null : (table[best] ?? null);
 }
 
-/** Cost in USD of one message; null when the model's price or the token counts are unknown. */
-export function costUsd(
-  model: string,
-  inputTokens: number | null,
-  outputTokens: number | null,
-  table: PriceTable,
-): number | null {
-  const price = priceFor(model, table);
-  if (!price || inputTokens === null || outputTokens === null) return null;
-  return (inputTokens * price.inputPerMTok + outputTokens * price.outputPerMTok) / 1_000_000;
+/**
+ * The tokens one call was billed for, by kind (the same kinds as ModelPrice). Prompt caching will add its kinds
+ * here and in ModelPrice, and costOf will price each at its own rate.
+ */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Cost in USD of a call's tokens at a price. */
+export function costOf(usage: TokenUsage, price: ModelPrice): number {
+  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
 }
 
 /** The defaults with the configured overrides on top. */
 export function mergePrices(overrides: PriceTable): PriceTable {
   return { ...DEFAULT_PRICES, ...overrides };
+}
+
+/**
+ * The refusal of a model with no known price (the chat budget could not count what it costs), saying how to give
+ * one: in LLM_PRICES for the deployment's model, and also in the condition's model settings for a study's.
+ */
+export function noPriceMessage(model: string, where: 'deployment' | 'study' = 'deployment'): string {
+  const example = JSON.stringify({ [model]: { inputPerMTok: 3, outputPerMTok: 15 } });
+  const study =
+    where === 'study'
+      ? ', or in the condition\'s model settings (Price per million input tokens and output tokens, in USD)'
+      : '';
+  return `No price is known for the model "${model}", so the chat budget could not count what it costs. Give its price in US dollars per million tokens in LLM_PRICES, e.g. LLM_PRICES='${example}' with your provider's prices${study}.`;
 }

@@ -2,6 +2,8 @@ import type { Condition, ConditionChat } from '@studychat/contracts';
 import type { ChatModel, ChatReplyInfo, ChatRequest, ChatTurn } from './chat-model.js';
 
 export const SCRIPTED_MODEL_NAME = 'scripted-offline';
+/** The scripted model's reply bound when a request names none. */
+const SCRIPTED_MAX_TOKENS = 1024;
 
 export type Scripts = Record<Condition, ConditionChat['scripted']>;
 
@@ -60,6 +62,8 @@ export function createScriptedModel(options: ScriptedModelOptions): ChatModel {
   return {
     provider: 'scripted',
     model: SCRIPTED_MODEL_NAME,
+    // Free, but bounded like a real model's reply, so spending rules see the same shape.
+    maxOutputTokens: (request) => request.maxTokens ?? SCRIPTED_MAX_TOKENS,
     async streamReply(request: ChatRequest, onText): Promise<ChatReplyInfo> {
       const script = request.script ?? options.scripts[request.condition];
       if (!script) throw new Error(`no scripted texts for condition "${request.condition}"`);

@@ -21,6 +21,8 @@ export interface StreamingModelOptions {
   /** Longest silence from the provider (before the first byte or between events) before giving up. */
   timeoutMs: number;
   retry: RetryPolicy;
+  /** The most output tokens one request can be billed for (ChatModel.maxOutputTokens). */
+  maxOutputTokens: (request: ChatRequest) => number;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createStreamingModel(options: StreamingModelOptions, attempt: Pr
   return {
     provider: options.provider,
     model: options.model,
+    maxOutputTokens: options.maxOutputTokens,
     async streamReply(request, onText) {
       let emitted = false;
       return withRetry(options.retry, async () => {

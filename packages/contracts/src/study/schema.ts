@@ -83,6 +83,10 @@ const ConditionContentSchema = z
     });
   });
 
+/** USD per million tokens; strict, so a kind of token not counted yet (cache prices) is refused, not ignored. */
+const PricePerMTok = z.number().min(0, 'must be 0 or more').max(10_000, 'must be at most 10,000 (USD per million tokens)');
+export const ModelPriceSchema = z.object({ inputPerMTok: PricePerMTok, outputPerMTok: PricePerMTok }).strict();
+
 export const ChatModelSettingsSchema = z
   .object({
     model: LineText.regex(
@@ -98,6 +102,7 @@ export const ChatModelSettingsSchema = z
       .max(64_000)
       .refine((n) => n === 0 || n >= 1024, 'must be 0 (no thinking) or at least 1024')
       .optional(),
+    price: ModelPriceSchema.optional(),
   })
   .strict();
 

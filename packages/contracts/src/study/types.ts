@@ -56,6 +56,20 @@ export interface ChatModelSettings {
   replyTokens?: number;
   /** Extended-thinking tokens (Anthropic); 0 turns thinking off. */
   thinkingBudget?: number;
+  /**
+   * What the model costs, for a model the deployment has no price for (a local model, a provider's own name);
+   * it wins over the deployment's price table (LLM_PRICES). Without one, a model with no known price is refused.
+   */
+  price?: ModelPrice;
+}
+
+/**
+ * A model's price in USD per million tokens, per kind of token billed (docs/decisions/0073). Input and output
+ * are all that is counted today; prompt caching will add its own kinds (cache writes, cache reads) beside them.
+ */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
 }
 
 export interface ConditionChat {

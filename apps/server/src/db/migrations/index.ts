@@ -12,6 +12,7 @@ import * as studyVersions from './2026-11-24-14-study-versions.js';
 import * as withdrawnProlificIds from './2026-11-25-13-withdrawn-prolific-ids.js';
 import * as completionCodes from './2026-11-25-14b-completion-codes.js';
 import * as previewLinks from './2026-11-25-14b-preview-links.js';
+import * as spending from './2026-11-27-10-spending.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-13-withdrawn-prolific-ids': withdrawnProlificIds,
   '2026-11-25-14b-completion-codes': completionCodes,
   '2026-11-25-14b-preview-links': previewLinks,
+  '2026-11-27-10-spending': spending,
 };

@@ -1,10 +1,11 @@
-import { perConditionPart, type ChatRule, type StudyDefinition } from '@studychat/contracts';
+import { perConditionPart, type ChatModelSettings, type ChatRule, type StudyDefinition } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
-import type { ChatReplyInfo, ChatTurn } from '../../llm/chat-model.js';
+import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { modelSettings } from '../../llm/model-settings.js';
-import { costUsd } from '../../llm/pricing.js';
+import { costOf, noPriceMessage, type ModelPrice } from '../../llm/pricing.js';
+import { replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
 import { toCondition, type ProgressRow } from './chat.mapper.js';
 import { chatCompletedBy, closeChat } from './chat-journey.js';
@@ -12,6 +13,7 @@ import { experimentSpentUsd, releaseReplyLease, renewReplyLease } from './chat.r
 import type { ChatContext } from './chat.service.js';
 import type { ReplySink } from './chat.stream.js';
 import { storeFinishedReply } from './reply-store.js';
+import { replyPrice } from './spend.js';
 
 /** Streams into an opened event stream; the route opens the stream only after every check has passed. */
 export type StreamRunner = (sink: ReplySink) => Promise<void>;
@@ -33,6 +35,48 @@ function participantError(error: unknown): string {
   return error.failure === 'rejected' ? MODEL_ERRORS.rejected : MODEL_ERRORS.unavailable;
 }
 
+/** A reply's request to the model, built before the call so its spend can be reserved first (spend.ts). */
+export interface ReplyPlan {
+  request: ChatRequest;
+  /** The model asked: the condition's, else the deployment's. */
+  askedModel: string;
+  /** The condition's own price for its model, if it gives one. */
+  ownPrice: ModelPrice | undefined;
+  /** The price the call is reserved at (the asked model's). */
+  price: ModelPrice;
+}
+
+/**
+ * The request for the condition's prompt, scripted texts and model settings, with the history fitted to the
+ * experiment's limit. A condition the study does not have is refused (403), and so is a model with no known
+ * price (503: refused at start and when the version was saved or pinned, so only a misconfiguration gets here).
+ */
+export function planReply(
+  ctx: ChatContext,
+  state: { thread: { condition: string }; limits: ChatContext['defaults']; study: StudyDefinition },
+  history: ChatTurn[],
+): ReplyPlan {
+  const condition = toCondition(state.study, state.thread.condition);
+  if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
+  // The prompt and scripted texts of the study version the experiment runs.
+  const chat = perConditionPart(state.study.chat.conditions, condition, 'chat');
+  const settings: ChatModelSettings | undefined = chat.settings;
+  const request: ChatRequest = {
+    system: chat.systemPrompt,
+    script: chat.scripted,
+    history: fitHistory(chat.systemPrompt, alternateTurns(history), state.limits.historyTokens),
+    condition,
+    ...modelSettings(settings, state.limits.replyTokens),
+  };
+  const askedModel = settings?.model ?? ctx.deps.llm.model;
+  const price = replyPrice(settings?.price, { asked: askedModel }, ctx.prices);
+  if (!price) {
+    ctx.log.error({ model: askedModel }, noPriceMessage(askedModel, 'study'));
+    throw new AppError(503, 'MODEL_UNAVAILABLE', MODEL_ERRORS.unavailable);
+  }
+  return { request, askedModel, ownPrice: settings?.price, price };
+}
+
 export interface Generation {
   state: {
     thread: { id: string; condition: string; experiment_id: string; user_id: string };
@@ -47,8 +91,20 @@ export interface Generation {
   messageId: string;
   /** The thread's rows before the reply's, as read under the lease with the ones this request added. */
   before: readonly ProgressRow[];
-  history: ChatTurn[];
+  plan: ReplyPlan;
   initial: boolean;
+}
+
+/** Failures where the provider refused the request before working on it (nothing is billed). */
+const REFUSED: readonly string[] = ['rate_limited', 'quota', 'rejected', 'unavailable'];
+
+/**
+ * Whether the provider may have billed a failed call: not when it refused the request before any text;
+ * otherwise (a time-out, a cut connection, text already sent) its usage is counted.
+ */
+function mayBeBilled(failure: unknown, text: string, info: Partial<ChatReplyInfo>): boolean {
+  if (failure === null || text !== '' || info.inputTokens != null || info.outputTokens != null) return true;
+  return !(failure instanceof ChatModelError && REFUSED.includes(failure.failure));
 }
 
 /**
@@ -60,7 +116,7 @@ export interface Generation {
  */
 export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink): Promise<void> {
   const { db } = ctx.deps.database;
-  const { thread, limits } = g.state;
+  const { thread } = g.state;
   const renew = setInterval(() => {
     const until = new Date(ctx.deps.clock().getTime() + ctx.leaseMs).toISOString();
     renewReplyLease(db, thread.id, g.leaseId, until).catch((error: unknown) =>
@@ -69,27 +125,15 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   }, ctx.renewMs);
   renew.unref();
 
-  const condition = toCondition(g.state.study, thread.condition);
+  const { request } = g.plan;
   const started = performance.now();
   let firstTokenMs: number | null = null;
   let text = '';
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
-  let askedModel: string | undefined;
   try {
-    if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
-    // The prompt and scripted texts of the study version the experiment runs.
-    const chat = perConditionPart(g.state.study.chat.conditions, condition, 'chat');
-    const system = chat.systemPrompt;
-    askedModel = chat.settings?.model;
     info = await ctx.deps.llm.streamReply(
-      {
-        system,
-        script: chat.scripted,
-        history: fitHistory(system, alternateTurns(g.history), limits.historyTokens),
-        condition,
-        ...modelSettings(chat.settings, limits.replyTokens),
-      },
+      request,
       (delta) => {
         firstTokenMs ??= Math.round(performance.now() - started);
         text += delta;
@@ -108,10 +152,20 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     await ctx.saver.forget(g.messageId);
     const empty = failure === null && text.trim() === '';
     const finalStatus: ProgressRow['status'] = failure !== null ? 'error' : empty ? 'empty' : 'complete';
-    const model = info.model ?? askedModel ?? ctx.deps.llm.model;
-    const inputTokens = info.inputTokens ?? null;
-    const outputTokens = info.outputTokens ?? null;
-    const cost = costUsd(model, inputTokens, outputTokens, ctx.prices);
+    const model = info.model ?? g.plan.askedModel;
+    // Counted as the provider bills it; a count it did not report is estimated (and flagged), so the token
+    // limit and the budget still apply (docs/decisions/0073).
+    const billed = mayBeBilled(failure, text, info);
+    const thinking = (info.thinking ?? []).map((e) => (e.type === 'thinking' ? e.thinking : '')).join('');
+    const usage = billed
+      ? replyUsage(
+          { inputTokens: info.inputTokens ?? null, outputTokens: info.outputTokens ?? null },
+          request,
+          { text, thinking },
+        )
+      : null;
+    const price = replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
+    const cost = usage ? costOf(usage, price ?? g.plan.price) : null;
     const reply = { role: 'assistant' as const, content: text, status: finalStatus };
     const tokensUsed = await storeFinishedReply(db, {
       messageId: g.messageId,
@@ -127,8 +181,9 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
               ? 'The model answered with no text'
               : null,
         model_used: model,
-        input_tokens: inputTokens,
-        output_tokens: outputTokens,
+        input_tokens: usage ? usage.inputTokens : null,
+        output_tokens: usage ? usage.outputTokens : null,
+        usage_estimated: usage?.estimated ?? false,
         cost_usd: cost,
         first_token_ms: firstTokenMs,
         total_ms: Math.round(performance.now() - started),
@@ -137,7 +192,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         created_at: ctx.deps.clock().toISOString(),
       },
       threadId: thread.id,
-      tokens: (inputTokens ?? 0) + (outputTokens ?? 0),
+      tokens: usage ? usage.inputTokens + usage.outputTokens : 0,
       costUsd: cost ?? 0,
       chatComplete: chatCompletedBy(thread, g.before, reply, g.state.rule, ctx.deps.clock()),
     });

@@ -22,6 +22,7 @@ function row(
     input_tokens: null,
     output_tokens: null,
     cost_usd: null,
+    usage_estimated: false,
     first_token_ms: null,
     total_ms: null,
     stop_reason: null,

@@ -22,9 +22,10 @@ import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWrite } from '../journey/journey.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { closeChat } from './chat-journey.js';
-import { generate, MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
+import { generate, MODEL_ERRORS, planReply, type ReplyPlan, type StreamRunner } from './chat.generate.js';
 import {
   isCompleteGreeting,
+  isInitial,
   shownToParticipant,
   threadTitle,
   toChatMessage,
@@ -47,6 +48,7 @@ import {
 } from './chat.repository.js';
 
 import type { PartialSaver } from './partial-saver.js';
+import { maxCallCostUsd, reserveSpend } from './spend.js';
 
 export { MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
 
@@ -73,6 +75,14 @@ export const NO_CONDITION_MESSAGE =
 export const REPLY_IN_PROGRESS_MESSAGE =
   'Please wait for the assistant to finish its reply before sending another message.';
 export const THREAD_NOT_FOUND = 'Chat thread not found';
+/** While replies in flight hold what is left of the budget (docs/decisions/0073). */
+export const BUDGET_BUSY_MESSAGE =
+  'The assistant is busy right now. Please wait a moment and send your message again.';
+/**
+ * Greetings generated at most this often per thread: after that the page shows its canned greeting and the
+ * chat goes on (a greeting the provider keeps cutting off is not paid for on every page load).
+ */
+export const MAX_GREETING_ATTEMPTS = 3;
 /** Stored on a reply whose writer died (its lease lapsed) before it finished. */
 export const INTERRUPTED_REASON = 'The server stopped while writing this reply; the text saved so far is kept.';
 
@@ -273,22 +283,30 @@ export async function prepareInitialMessage(ctx: ChatContext, userId: string, th
     if (rows.some((r) => r.role === 'user')) {
       return replay(rows.find((r) => r.role === 'assistant' && r.status === 'complete')?.content ?? null);
     }
+    if (greetingAttempts(rows) >= MAX_GREETING_ATTEMPTS) return replay(null);
     const closure = await closureOf(ctx, state, rows);
     if (closure) throw chatClosed(closure);
     const lease = await takeLease(ctx, thread);
     if (lease) {
       const { leaseId, rows: held } = lease;
       const now = ctx.deps.clock().toISOString();
-      // Someone may have finished between our read and our lease.
-      if (held.some(isCompleteGreeting)) {
+      // Someone may have finished, or made the last attempt, between our read and our lease.
+      if (held.some(isCompleteGreeting) || greetingAttempts(held) >= MAX_GREETING_ATTEMPTS) {
         await releaseReplyLease(db, thread.id, leaseId, now);
         continue;
       }
+      const plan = await underLease(ctx, state, leaseId, async () => {
+        const planned = planReply(ctx, state, []);
+        await reserve(ctx, state, leaseId, planned);
+        return planned;
+      });
       const messageId = ctx.deps.newId();
       // Read under the lease: no other reply can add a row before ours.
       const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
-      await insertMessage(db, placeholder(messageId, thread.id, position, true, now));
-      return (sink) => generate(ctx, { state, leaseId, messageId, before: held, history: [], initial: true }, sink);
+      await underLease(ctx, state, leaseId, () =>
+        insertMessage(db, placeholder(messageId, thread.id, position, true, now)),
+      );
+      return (sink) => generate(ctx, { state, leaseId, messageId, before: held, plan, initial: true }, sink);
     }
     if (poll >= maxPolls) throw new AppError(409, 'REPLY_IN_PROGRESS', REPLY_IN_PROGRESS_MESSAGE);
     await wait(ctx.pollMs);
@@ -336,6 +354,13 @@ export async function prepareReply(
   const now = ctx.deps.clock().toISOString();
   // Read under the lease: no other reply adds a row before ours.
   const position = held.reduce((max, r) => Math.max(max, r.position + 1), 0);
+  const asked = { role: 'user' as const, content: message, status: 'complete' as const, is_initial: false };
+  // Its spend reserved before anything is stored: a refused reply leaves no message behind.
+  const plan = await underLease(ctx, state, leaseId, async () => {
+    const planned = planReply(ctx, state, toHistory([...held, asked]));
+    await reserve(ctx, state, leaseId, planned);
+    return planned;
+  });
   const sent = {
     id: ctx.deps.newId(),
     thread_id: thread.id,
@@ -346,17 +371,49 @@ export async function prepareReply(
     status: 'complete' as const,
     created_at: now,
   };
-  try {
+  await underLease(ctx, state, leaseId, async () => {
     // The message and the reply's row in one statement.
     await insertMessages(db, [sent, placeholder(messageId, thread.id, position + 1, false, now)]);
     if (userMessages(before) === 0) {
       await setThreadTitle(db, thread.id, threadTitle(thread.condition, toIso(thread.created_at), message));
     }
+  });
+  const rows = [...held, sent];
+  return (sink) => generate(ctx, { state, leaseId, messageId, before: rows, plan, initial: false }, sink);
+}
+
+/** Greetings tried so far in the thread (one being written does not count until it ends). */
+function greetingAttempts(rows: readonly ChatMessageRow[]): number {
+  return rows.filter((r) => isInitial(r) && r.status !== 'streaming').length;
+}
+
+/** Runs a step of a reply's preparation under its lease, releasing the lease if the step throws. */
+async function underLease<T>(ctx: ChatContext, state: ThreadState, leaseId: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
   } catch (error) {
-    await releaseReplyLease(db, thread.id, leaseId, ctx.deps.clock().toISOString());
+    await releaseReplyLease(ctx.deps.database.db, state.thread.id, leaseId, ctx.deps.clock().toISOString());
     throw error;
   }
-  const rows = [...held, sent];
-  return (sink) =>
-    generate(ctx, { state, leaseId, messageId, before: rows, history: toHistory(rows), initial: false }, sink);
+}
+
+/**
+ * Reserves the call's maximum cost against the experiment's budget before the model is called (spend.ts). A
+ * budget used up ends the chat (409 CHAT_CLOSED, the participant may proceed); one that replies in flight hold
+ * is a 409 BUDGET_BUSY to try again once they are stored.
+ */
+async function reserve(ctx: ChatContext, state: ThreadState, leaseId: string, plan: ReplyPlan): Promise<void> {
+  const { db } = ctx.deps.database;
+  const check = await reserveSpend(db, {
+    experimentId: state.thread.experiment_id,
+    threadId: state.thread.id,
+    leaseId,
+    amountUsd: maxCallCostUsd(ctx.deps.llm, plan.request, plan.price),
+    budgetUsd: state.limits.budgetUsd,
+    nowIso: ctx.deps.clock().toISOString(),
+  });
+  if (check === 'go') return;
+  if (check === 'busy') throw new AppError(409, 'BUDGET_BUSY', BUDGET_BUSY_MESSAGE);
+  await closeChat(db, state.thread, 'budget', state.rule, ctx.deps.clock());
+  throw chatClosed({ reason: 'budget' });
 }

@@ -293,7 +293,7 @@ describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
       expect(after.progress).toEqual({ rounds: 1, chars: 11, points: 15.5, complete: false, closed: null });
     });
 
-    it('keeps the partial text with status error when the model fails after the first token', async () => {
+    it('keeps the partial text with status error when the model fails after the first token, its output estimated', async () => {
       const { user, threadId } = await startThread();
       model.behaviour = async (_request, onText) => {
         onText('Partial ');
@@ -316,9 +316,13 @@ describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
         status: 'error',
         model_used: REAL_INFO.model,
         input_tokens: 1200,
-        output_tokens: null,
+        // The provider reported no output before the cut: estimated from the text (history.ts: 8 / 3 + 4),
+        // flagged, and priced (claude-sonnet-4-5: $3 in, $15 out per million tokens).
+        output_tokens: 7,
         error_message: 'Connection to the provider failed: terminated',
       });
+      expect(Boolean(rows.at(-1)?.usage_estimated)).toBe(true);
+      expect(Number(rows.at(-1)?.cost_usd)).toBeCloseTo((1200 * 3 + 7 * 15) / 1e6, 12);
     });
 
     it('rejects empty and whitespace-only messages, and absurdly long bodies, without storing anything', async () => {

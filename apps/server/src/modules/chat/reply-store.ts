@@ -8,8 +8,8 @@ import {
   type ParticipantEvent,
 } from '../journey/journey-events.repository.js';
 
-// A finished reply's writes: the reply's row, the thread's running totals and, when this reply completed the
-// chat, the journey's `chat_complete` event. They are stored together or not at all.
+// A finished reply's writes: the reply's row, the thread's running totals (its reservation settled) and, when
+// this reply completed the chat, the journey's `chat_complete` event. They are stored together or not at all.
 
 export interface FinishedReply {
   messageId: string;
@@ -34,6 +34,8 @@ export async function storeFinishedReply(db: Kysely<DB>, reply: FinishedReply): 
     .set({
       tokens_used: sql<number>`tokens_used + ${reply.tokens}`,
       cost_usd: sql<number>`cost_usd + ${reply.costUsd}`,
+      // The reservation made before the call is settled by its cost, in the same write (docs/decisions/0073).
+      reserved_usd: 0,
     })
     .where('id', '=', reply.threadId)
     .returning('tokens_used')

@@ -11,7 +11,10 @@ import { findAssignment, insertAssignmentOnce } from '../participants/assignment
 import { createAssignment } from '../participants/participants.service.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
 import { findVersionRow } from './studies.repository.js';
+import { DEFAULT_PRICES } from '../../llm/pricing.js';
 import { pinStudyVersion, updateStudyVersion } from './studies.service.js';
+
+const PRICES = DEFAULT_PRICES;
 import { createStudySource, DEFAULT_STUDY_VERSION_ID } from './study-source.js';
 
 // The first participant's join against a version edit or a re-pin, interleaved on two connections
@@ -135,7 +138,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const { experiment, v, join, stamp, definition } = await setup();
     const processA = createStudySource(t().database.db);
     const held = gate(dialect);
-    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(v.definition) }, held.hold));
+    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(v.definition) }, PRICES, held.hold));
     const holder = await held.reached;
     // The participant joins while the edit is held between its in-use check and its write; right after the
     // join, another process reads the study (and keeps it once the experiment is locked).
@@ -164,7 +167,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const held = gate(dialect);
     const joined = heldJoin(held);
     const holder = await held.reached;
-    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(v.definition) }));
+    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(v.definition) }, PRICES));
     await settledOrBlocked(t(), edit, holder);
     held.open();
     await joined;
@@ -178,7 +181,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const { experiment, w, join, stamp, pin } = await setup();
     const processA = createStudySource(t().database.db);
     const held = gate(dialect);
-    const repin = codeOf(pinStudyVersion(t().deps, experiment.id, w.id, held.hold));
+    const repin = codeOf(pinStudyVersion(t().deps, experiment.id, w.id, PRICES, held.hold));
     const holder = await held.reached;
     const joined = join().then(async () => (await processA(experiment.id)).versionId);
     await settledOrBlocked(t(), joined, holder);
@@ -197,7 +200,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const held = gate(dialect);
     const joined = heldJoin(held);
     const holder = await held.reached;
-    const repin = codeOf(pinStudyVersion(t().deps, experiment.id, w.id));
+    const repin = codeOf(pinStudyVersion(t().deps, experiment.id, w.id, PRICES));
     await settledOrBlocked(t(), repin, holder);
     held.open();
     await joined;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { studyRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
+import { mergePrices } from '../../llm/pricing.js';
 import { caller } from '../../plugins/auth.js';
 import {
   checkStudyDefinition,
@@ -20,6 +21,8 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
   const staff = { guards: [guards.requireStaff] };
   const admin = { guards: [guards.requireAdmin] };
   const version = (id: string) => ({ type: 'study_version', id });
+  // A condition's model with no known price is refused when saved or pinned (docs/decisions/0073).
+  const prices = mergePrices(ctx.config.llm.prices);
 
   route(app, studyRoutes.list, staff, () => listStudyVersions(deps));
   route(app, studyRoutes.get, staff, (request) => getStudyVersion(deps, request.params.id));
@@ -27,10 +30,10 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
     app,
     studyRoutes.create,
     { ...admin, audit: { action: 'study_version.create', target: (_request, created) => version(created.id) } },
-    (request) => createStudyVersion(deps, request.body, caller(request).userId),
+    (request) => createStudyVersion(deps, request.body, caller(request).userId, prices),
   );
   // Writes nothing, so no audit entry; admins only, like every edit of a version.
-  route(app, studyRoutes.check, admin, async (request) => checkStudyDefinition(request.body.definition));
+  route(app, studyRoutes.check, admin, async (request) => checkStudyDefinition(request.body.definition, prices));
   route(
     app,
     studyRoutes.clone,
@@ -55,7 +58,7 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
         details: (request) => ({ fields: Object.keys(request.body).sort() }),
       },
     },
-    (request) => updateStudyVersion(deps, request.params.id, request.body),
+    (request) => updateStudyVersion(deps, request.params.id, request.body, prices),
   );
   route(
     app,
@@ -68,7 +71,7 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
         details: (request) => ({ study_version_id: request.body.study_version_id }),
       },
     },
-    (request) => pinStudyVersion(deps, request.params.id, request.body.study_version_id),
+    (request) => pinStudyVersion(deps, request.params.id, request.body.study_version_id, prices),
   );
   route(app, studyRoutes.participantView, { guards: [guards.requireUser] }, (request) => {
     const { userId, role } = caller(request);

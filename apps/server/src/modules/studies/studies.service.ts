@@ -11,8 +11,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import type { PriceTable } from '../../llm/pricing.js';
 import { findExperimentById } from '../experiments/experiments.repository.js';
-import { toStudyVersion, toStudyVersionSummary } from './studies.mapper.js';
+import { unpricedModels } from './study-prices.js';
+import { parseDefinition, toStudyVersion, toStudyVersionSummary } from './studies.mapper.js';
 import {
   countPinningExperiments,
   experimentHasParticipants,
@@ -47,27 +49,38 @@ export async function ensureDefaultStudyVersion(db: Kysely<DB>, now: string): Pr
   return DEFAULT_STUDY_VERSION_ID;
 }
 
-/** The definition, checked; 400 STUDY_INVALID lists every problem with its path. */
-function checkDefinition(value: unknown): StudyDefinition {
-  const result = validateStudyDefinition(value);
-  if (result.ok) return result.definition;
-  const first = result.issues[0];
+/** 400 STUDY_INVALID listing every problem with its path. */
+function invalid(issues: { path: string; message: string }[]): AppError {
+  const first = issues[0];
   const where = first?.path ? `${first.path}: ` : '';
-  throw new AppError(
+  return new AppError(
     400,
     'STUDY_INVALID',
     `The study definition is not valid (${where}${first?.message ?? 'invalid'})`,
     undefined,
-    {
-      issues: result.issues,
-    },
+    { issues },
   );
 }
 
-/** The definition's problems without saving it (the editor's check as the researcher types); none when valid. */
-export function checkStudyDefinition(value: unknown): { issues: { path: string; message: string }[] } {
+/**
+ * The definition, checked; with a price table, a condition's model with no known price is a problem too
+ * (docs/decisions/0073). 400 STUDY_INVALID lists every problem with its path.
+ */
+function checkDefinition(value: unknown, prices: PriceTable | null): StudyDefinition {
   const result = validateStudyDefinition(value);
-  return { issues: result.ok ? [] : result.issues };
+  if (!result.ok) throw invalid(result.issues);
+  const unpriced = prices ? unpricedModels(result.definition, prices) : [];
+  if (unpriced.length > 0) throw invalid(unpriced);
+  return result.definition;
+}
+
+/** The definition's problems without saving it (the editor's check as the researcher types); none when valid. */
+export function checkStudyDefinition(
+  value: unknown,
+  prices: PriceTable,
+): { issues: { path: string; message: string }[] } {
+  const result = validateStudyDefinition(value);
+  return { issues: result.ok ? unpricedModels(result.definition, prices) : result.issues };
 }
 
 async function usage(db: Kysely<DB>, id: string) {
@@ -86,13 +99,15 @@ export async function getStudyVersion(deps: AppDeps, id: string): Promise<StudyV
   return toStudyVersion(row, await usage(db, id));
 }
 
+/** A new version; `prices` null leaves the models' prices unchecked (a clone: its copy is checked when saved or pinned). */
 export async function createStudyVersion(
   deps: AppDeps,
   input: { label: string; definition: unknown },
   userId: string,
+  prices: PriceTable | null,
   parentId: string | null = null,
 ): Promise<StudyVersion> {
-  const definition = checkDefinition(input.definition);
+  const definition = checkDefinition(input.definition, prices);
   const now = deps.clock().toISOString();
   const id = deps.newId();
   await insertVersionRow(deps.database.db, {
@@ -119,6 +134,7 @@ export async function cloneStudyVersion(
     deps,
     { label: label ?? `${source.label} (copy)`, definition: source.definition },
     userId,
+    null,
     id,
   );
 }
@@ -139,9 +155,10 @@ export async function updateStudyVersion(
   deps: AppDeps,
   id: string,
   input: { label?: string | undefined; definition?: unknown },
+  prices: PriceTable,
   afterCheck?: AfterCheck,
 ): Promise<StudyVersion> {
-  const definition = input.definition === undefined ? undefined : checkDefinition(input.definition);
+  const definition = input.definition === undefined ? undefined : checkDefinition(input.definition, prices);
   await deps.database.db.transaction().execute(async (trx) => {
     const row = await lockVersionRow(trx, id);
     if (!row) throw notFound(STUDY_VERSION_NOT_FOUND);
@@ -166,19 +183,24 @@ export async function updateStudyVersion(
 }
 
 /**
- * Pins a version to an experiment; refused once the experiment has participants (they ran the old one). The
- * experiment row is locked first, so a first participant's join (which reads the pin FOR KEY SHARE) is either
- * seen by the check or waits and is stamped with the new pin (0063).
+ * Pins a version to an experiment; refused once the experiment has participants (they ran the old one), and
+ * while a condition's model has no known price (400 STUDY_INVALID, 0073: a version saved before the rule, or
+ * under other prices). The experiment row is locked first, so a first participant's join (which reads the pin
+ * FOR KEY SHARE) is either seen by the check or waits and is stamped with the new pin (0063).
  */
 export async function pinStudyVersion(
   deps: AppDeps,
   experimentId: string,
   versionId: string,
+  prices: PriceTable,
   afterCheck?: AfterCheck,
 ): Promise<{ experiment_id: string; study_version_id: string }> {
   await deps.database.db.transaction().execute(async (trx) => {
     if (!(await lockExperimentRow(trx, experimentId))) throw notFound('Experiment not found');
-    if (!(await findVersionRow(trx, versionId))) throw notFound(STUDY_VERSION_NOT_FOUND);
+    const version = await findVersionRow(trx, versionId);
+    if (!version) throw notFound(STUDY_VERSION_NOT_FOUND);
+    const unpriced = unpricedModels(parseDefinition(version.definition), prices);
+    if (unpriced.length > 0) throw invalid(unpriced);
     if (await experimentHasParticipants(trx, experimentId)) {
       throw new AppError(
         409,

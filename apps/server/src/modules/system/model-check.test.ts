@@ -14,11 +14,12 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
   const ok: FakeResponse = { kind: 'stream', text: ['OK'] };
   let anthropicFake: FakeProvider;
   let openaiFake: FakeProvider;
-  const apps: Record<'anthropic' | 'openai' | 'unreachable' | 'scripted', TestApp | undefined> = {
+  const apps: Record<'anthropic' | 'openai' | 'unreachable' | 'scripted' | 'unpriced', TestApp | undefined> = {
     anthropic: undefined,
     openai: undefined,
     unreachable: undefined,
     scripted: undefined,
+    unpriced: undefined,
   };
   const llm = testConfig().llm;
 
@@ -47,6 +48,13 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
       anthropicBaseUrl: 'http://127.0.0.1:9',
     });
     apps.scripted = await withLlm({});
+    // A provider's own name for a model the price table does not know (a router, a local server).
+    apps.unpriced = await withLlm({
+      provider: 'openai',
+      model: 'openai/gpt-4o',
+      openaiApiKey: 'test-key',
+      openaiBaseUrl: openaiFake.url,
+    });
   });
   afterAll(async () => {
     for (const app of Object.values(apps)) {
@@ -121,6 +129,19 @@ describe.each(TEST_DIALECTS)('POST /api/admin/model-check on %s', (dialect) => {
     expect(result.message).toMatch(message);
     // No retries: the answer comes at once.
     expect(fake.requests).toHaveLength(before + 1);
+  });
+
+  it('refuses a model with no known price without a paid call, saying how to give one', async () => {
+    const before = openaiFake.requests.length;
+    const result = await check('unpriced');
+    expect(result).toMatchObject({ ok: false, problem: 'price', model: 'openai/gpt-4o' });
+    expect(result.message).toMatch(/^No price is known for the model "openai\/gpt-4o"/);
+    expect(result.message).toContain('LLM_PRICES');
+    expect(openaiFake.requests).toHaveLength(before);
+    // A priced model's check says what the budget counts it at.
+    expect((await check('openai')).message).toContain(
+      'The chat budget counts it at $0.15 per million input tokens and $0.6 per million output tokens.',
+    );
   });
 
   it('names the address it could not reach', async () => {
