@@ -80,9 +80,9 @@ describe('config', () => {
     expect(env.LLM_PRICES).toEqual({ 'my-model': { inputPerMTok: 1, outputPerMTok: 2 } });
     expect(() => parseEnv({ LLM_PRICES: '{not json' })).toThrow(/LLM_PRICES/);
     // A kind of token not counted yet (prompt caching) is refused, not silently ignored.
-    expect(() =>
-      parseEnv({ LLM_PRICES: '{"m":{"inputPerMTok":1,"outputPerMTok":2,"cacheReadPerMTok":0.1}}' }),
-    ).toThrow(/LLM_PRICES/);
+    expect(() => parseEnv({ LLM_PRICES: '{"m":{"inputPerMTok":1,"outputPerMTok":2,"cacheReadPerMTok":0.1}}' })).toThrow(
+      /LLM_PRICES/,
+    );
   });
 
   it('refuses a model with no known price at start, naming it and how to give a price (LLM_PRICES)', () => {
@@ -98,7 +98,11 @@ describe('config', () => {
       expect(message).toContain(`No price is known for the model "${model}"`);
       expect(message).toContain(`LLM_PRICES='{"${model}":{"inputPerMTok":3,"outputPerMTok":15}}'`);
     }
-    const priced = { ...local, LLM_MODEL: 'openai/gpt-4o', LLM_PRICES: '{"openai/gpt-4o":{"inputPerMTok":2.5,"outputPerMTok":10}}' };
+    const priced = {
+      ...local,
+      LLM_MODEL: 'openai/gpt-4o',
+      LLM_PRICES: '{"openai/gpt-4o":{"inputPerMTok":2.5,"outputPerMTok":10}}',
+    };
     expect(parseEnv(priced).LLM_MODEL).toBe('openai/gpt-4o');
     // Dated snapshots find their family's price; the scripted model is free whatever LLM_MODEL says.
     expect(parseEnv({ ...local, LLM_MODEL: 'gpt-4o-2024-08-06' }).LLM_MODEL).toBe('gpt-4o-2024-08-06');

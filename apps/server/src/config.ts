@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { CHAT_LIMIT_MAX, ModelPriceSchema, type ChatLimits } from '@studychat/contracts';
+import { CHAT_LIMIT_MAX, DEFAULT_ADMIT_PERCENT, ModelPriceSchema, type ChatLimits } from '@studychat/contracts';
 import { z } from 'zod';
 import { defaultMaxConnections } from './connection-ceiling.js';
 import { mergePrices, noPriceMessage, priceFor } from './llm/pricing.js';
@@ -165,6 +165,11 @@ export const EnvSchema = z.object({
   CHAT_HISTORY_TOKENS: positiveInt(8000),
   CHAT_PARTICIPANT_TOKENS: positiveInt(150_000),
   CHAT_BUDGET_USD: z.preprocess(emptyAsUndefined, z.coerce.number().positive().optional()),
+  /** Percent of a chat budget spent after which no new participant may join (docs/decisions/0073). */
+  CHAT_ADMIT_PERCENT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(CHAT_LIMIT_MAX.admitPercent).default(DEFAULT_ADMIT_PERCENT),
+  ),
   LLM_PRICES: z.preprocess(
     emptyAsUndefined,
     z
@@ -435,6 +440,7 @@ export function buildConfig(e: Env, paths: ConfigPaths = {}): AppConfig {
       historyTokens: e.CHAT_HISTORY_TOKENS,
       participantTokens: e.CHAT_PARTICIPANT_TOKENS,
       budgetUsd: e.CHAT_BUDGET_USD ?? null,
+      admitPercent: e.CHAT_ADMIT_PERCENT,
     },
   };
 }

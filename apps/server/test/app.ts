@@ -62,6 +62,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       historyTokens: 8000,
       participantTokens: 150_000,
       budgetUsd: null,
+      admitPercent: 95,
     },
     // Streams end quickly so that inject() (the matrix, the fuzzer) gets a whole response; every monitor read is fresh.
     monitorStream: { pollMs: 20, maxMs: 60, keepAliveMs: 1000, snapshotMs: 0 },

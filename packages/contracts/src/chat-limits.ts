@@ -9,7 +9,26 @@ export const CHAT_LIMIT_MAX = {
   historyTokens: 1_000_000,
   participantTokens: 100_000_000,
   budgetUsd: 1_000_000,
+  admitPercent: 100,
 } as const;
+
+/** Percent of the budget spent after which no new participant is admitted, unless an experiment sets its own. */
+export const DEFAULT_ADMIT_PERCENT = 95;
+
+/**
+ * What someone who cannot join reads (409 NOT_ADMITTING, and the study's landing page): the experiment's chat
+ * budget is nearly spent, so it admits no new participants; those already in finish (docs/decisions/0073).
+ */
+export const NOT_ADMITTING_TEXT =
+  'Sorry, this study is not taking new participants any more, so you cannot start it. Please return your submission on Prolific. Thank you for your interest.';
+
+/**
+ * Whether an experiment still admits new participants: without a budget always; with one, until `admitPercent`
+ * of it is spent.
+ */
+export function admitsNewParticipants(spentUsd: number, budgetUsd: number | null, admitPercent: number): boolean {
+  return budgetUsd === null || spentUsd < (budgetUsd * admitPercent) / 100;
+}
 
 export const BUDGET_STATES = ['none', 'ok', 'warning', 'stopped'] as const;
 export type BudgetState = (typeof BUDGET_STATES)[number];

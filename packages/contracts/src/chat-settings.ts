@@ -15,6 +15,8 @@ export const ChatLimits = z.object({
   participantTokens: z.number().int(),
   /** What the experiment's chats may cost in USD; null: no budget. Warning at 80%, stop at 100%. */
   budgetUsd: z.number().nullable(),
+  /** Percent of the budget spent after which no new participant may join; those already in finish. */
+  admitPercent: z.number().int(),
 });
 export type ChatLimits = z.infer<typeof ChatLimits>;
 
@@ -28,6 +30,7 @@ export const ChatLimitOverrides = z.object({
   historyTokens: whole(CHAT_LIMIT_MAX.historyTokens).nullable(),
   participantTokens: whole(CHAT_LIMIT_MAX.participantTokens).nullable(),
   budgetUsd: z.number().positive('must be more than 0').max(CHAT_LIMIT_MAX.budgetUsd).nullable(),
+  admitPercent: whole(CHAT_LIMIT_MAX.admitPercent).nullable(),
 });
 export type ChatLimitOverrides = z.infer<typeof ChatLimitOverrides>;
 
@@ -36,6 +39,8 @@ export const BudgetStatus = z.object({
   state: z.enum(BUDGET_STATES),
   spentUsd: z.number(),
   budgetUsd: z.number().nullable(),
+  /** New participants may still join (below the experiment's admit percent of its budget). */
+  admitting: z.boolean(),
 });
 export type BudgetStatus = z.infer<typeof BudgetStatus>;
 

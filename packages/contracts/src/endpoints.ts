@@ -75,6 +75,7 @@ export const endpoints = {
     assignCondition: endpoint<P['assignCondition']>('POST', '/api/participants/assign-condition'),
     completion: endpoint<P['completion']>('POST', '/api/participants/completion'),
     status: endpoint<P['status']>('GET', '/api/participants/status/:experimentId'),
+    admission: endpoint<P['admission']>('GET', '/api/participants/admission/:experimentId'),
   },
   journey: {
     get: endpoint<J['get']>('GET', '/api/participants/journey/:experimentId'),

@@ -58,6 +58,10 @@ export { CompletionStatus } from './completion-status.js';
  * guard need not read it again.
  */
 export const AssignmentReply = Assignment.extend({ journey: Journey.optional() });
+
+/** Whether an experiment takes new participants; `message` is what the landing page shows when it does not. */
+export const Admission = z.object({ admitting: z.boolean(), message: z.string().nullable() });
+export type Admission = z.infer<typeof Admission>;
 export type AssignmentReply = z.infer<typeof AssignmentReply>;
 
 export const participantRoutes = {
@@ -103,5 +107,12 @@ export const participantRoutes = {
     path: '/api/participants/status/:experimentId',
     params: z.object({ experimentId: Id }),
     reply: CompletionStatus,
+  }),
+  /** Public: whether the study's landing page may offer the login (docs/decisions/0073). */
+  admission: defineRoute({
+    method: 'GET',
+    path: '/api/participants/admission/:experimentId',
+    params: z.object({ experimentId: Id }),
+    reply: Admission,
   }),
 };

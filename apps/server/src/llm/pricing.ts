@@ -79,7 +79,7 @@ export function noPriceMessage(model: string, where: 'deployment' | 'study' = 'd
   const example = JSON.stringify({ [model]: { inputPerMTok: 3, outputPerMTok: 15 } });
   const study =
     where === 'study'
-      ? ', or in the condition\'s model settings (Price per million input tokens and output tokens, in USD)'
+      ? ", or in the condition's model settings (Price per million input tokens and output tokens, in USD)"
       : '';
   return `No price is known for the model "${model}", so the chat budget could not count what it costs. Give its price in US dollars per million tokens in LLM_PRICES, e.g. LLM_PRICES='${example}' with your provider's prices${study}.`;
 }

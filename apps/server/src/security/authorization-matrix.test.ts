@@ -262,6 +262,11 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/participants/status/${w.experimentId}` }),
     expect: [401, 200, 200, 200, 200, 200],
   },
+  'GET /api/participants/admission/:experimentId': {
+    // Public: the study's landing page asks before anyone logs in (docs/decisions/0073); it says only yes or no.
+    request: (w) => ({ url: `/api/participants/admission/${w.experimentId}` }),
+    expect: [200, 200, 200, 200, 200, 200],
+  },
   'GET /api/participants/journey/:experimentId': {
     request: (w) => ({ url: `/api/participants/journey/${w.experimentId}` }),
     expect: [401, 200, 200, 404, 404, 404],

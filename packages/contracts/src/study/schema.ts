@@ -84,7 +84,10 @@ const ConditionContentSchema = z
   });
 
 /** USD per million tokens; strict, so a kind of token not counted yet (cache prices) is refused, not ignored. */
-const PricePerMTok = z.number().min(0, 'must be 0 or more').max(10_000, 'must be at most 10,000 (USD per million tokens)');
+const PricePerMTok = z
+  .number()
+  .min(0, 'must be 0 or more')
+  .max(10_000, 'must be at most 10,000 (USD per million tokens)');
 export const ModelPriceSchema = z.object({ inputPerMTok: PricePerMTok, outputPerMTok: PricePerMTok }).strict();
 
 export const ChatModelSettingsSchema = z

@@ -174,6 +174,7 @@ describe.each(TEST_DIALECTS)('chat limits on %s', (dialect) => {
         state: 'ok',
         spentUsd: 0,
         budgetUsd: 0.01,
+        admitting: true,
       });
 
       await chat.send(a.user, a.threadId, 'First');
@@ -247,6 +248,7 @@ describe.each(TEST_DIALECTS)('chat limits on %s', (dialect) => {
         historyTokens: 8000,
         participantTokens: 150_000,
         budgetUsd: null,
+        admitPercent: 95,
       };
       expect(before).toEqual({
         defaults,
@@ -257,9 +259,10 @@ describe.each(TEST_DIALECTS)('chat limits on %s', (dialect) => {
           historyTokens: null,
           participantTokens: null,
           budgetUsd: null,
+          admitPercent: null,
         },
         effective: defaults,
-        budget: { state: 'none', spentUsd: 0, budgetUsd: null },
+        budget: { state: 'none', spentUsd: 0, budgetUsd: null, admitting: true },
       });
       const set = expectJson<ChatLimitsReply>(
         await setLimits(experimentId, { maxMessageChars: 10, budgetUsd: 2.5 }),

@@ -1,4 +1,5 @@
 import {
+  admitsNewParticipants,
   BUDGET_WARNING_SHARE,
   type BudgetStatus,
   type ChatCloseReason,
@@ -18,14 +19,19 @@ export function resolveChatLimits(defaults: ChatLimits, overrides: ChatLimitOver
     historyTokens: overrides.historyTokens ?? defaults.historyTokens,
     participantTokens: overrides.participantTokens ?? defaults.participantTokens,
     budgetUsd: overrides.budgetUsd ?? defaults.budgetUsd,
+    admitPercent: overrides.admitPercent ?? defaults.admitPercent,
   };
 }
 
-/** none: no budget; ok; warning from 80% spent; stopped from 100% (no new model calls). */
-export function budgetStatus(spentUsd: number, budgetUsd: number | null): BudgetStatus {
-  if (budgetUsd === null) return { state: 'none', spentUsd, budgetUsd };
+/**
+ * none: no budget; ok; warning from 80% spent; stopped from 100% (no new model calls). New participants are
+ * admitted until the admit percent of the budget is spent.
+ */
+export function budgetStatus(spentUsd: number, budgetUsd: number | null, admitPercent: number): BudgetStatus {
+  const admitting = admitsNewParticipants(spentUsd, budgetUsd, admitPercent);
+  if (budgetUsd === null) return { state: 'none', spentUsd, budgetUsd, admitting };
   const state = spentUsd >= budgetUsd ? 'stopped' : spentUsd >= budgetUsd * BUDGET_WARNING_SHARE ? 'warning' : 'ok';
-  return { state, spentUsd, budgetUsd };
+  return { state, spentUsd, budgetUsd, admitting };
 }
 
 /** What a thread has used, to hold against its limits. */

@@ -132,15 +132,12 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
   try {
-    info = await ctx.deps.llm.streamReply(
-      request,
-      (delta) => {
-        firstTokenMs ??= Math.round(performance.now() - started);
-        text += delta;
-        sink.text(delta);
-        ctx.saver.note(g.messageId, text);
-      },
-    );
+    info = await ctx.deps.llm.streamReply(request, (delta) => {
+      firstTokenMs ??= Math.round(performance.now() - started);
+      text += delta;
+      sink.text(delta);
+      ctx.saver.note(g.messageId, text);
+    });
   } catch (error) {
     failure = error;
     info = error instanceof ChatModelError ? error.partial : {};
@@ -158,11 +155,10 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     const billed = mayBeBilled(failure, text, info);
     const thinking = (info.thinking ?? []).map((e) => (e.type === 'thinking' ? e.thinking : '')).join('');
     const usage = billed
-      ? replyUsage(
-          { inputTokens: info.inputTokens ?? null, outputTokens: info.outputTokens ?? null },
-          request,
-          { text, thinking },
-        )
+      ? replyUsage({ inputTokens: info.inputTokens ?? null, outputTokens: info.outputTokens ?? null }, request, {
+          text,
+          thinking,
+        })
       : null;
     const price = replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
     const cost = usage ? costOf(usage, price ?? g.plan.price) : null;

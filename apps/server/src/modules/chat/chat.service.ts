@@ -76,8 +76,7 @@ export const REPLY_IN_PROGRESS_MESSAGE =
   'Please wait for the assistant to finish its reply before sending another message.';
 export const THREAD_NOT_FOUND = 'Chat thread not found';
 /** While replies in flight hold what is left of the budget (docs/decisions/0073). */
-export const BUDGET_BUSY_MESSAGE =
-  'The assistant is busy right now. Please wait a moment and send your message again.';
+export const BUDGET_BUSY_MESSAGE = 'The assistant is busy right now. Please wait a moment and send your message again.';
 /**
  * Greetings generated at most this often per thread: after that the page shows its canned greeting and the
  * chat goes on (a greeting the provider keeps cutting off is not paid for on every page load).
@@ -388,7 +387,12 @@ function greetingAttempts(rows: readonly ChatMessageRow[]): number {
 }
 
 /** Runs a step of a reply's preparation under its lease, releasing the lease if the step throws. */
-async function underLease<T>(ctx: ChatContext, state: ThreadState, leaseId: string, step: () => Promise<T>): Promise<T> {
+async function underLease<T>(
+  ctx: ChatContext,
+  state: ThreadState,
+  leaseId: string,
+  step: () => Promise<T>,
+): Promise<T> {
   try {
     return await step();
   } catch (error) {

@@ -33,6 +33,7 @@ export const CHAT_LIMIT_COLUMN = {
   historyTokens: 'chat_history_tokens',
   participantTokens: 'chat_participant_tokens',
   budgetUsd: 'chat_budget_usd',
+  admitPercent: 'chat_admit_percent',
 } as const satisfies Record<keyof ChatLimitOverrides, keyof ExperimentsTable>;
 
 /** The experiment's own chat limits (nulls where the default applies), or undefined for an unknown id. */
@@ -58,12 +59,17 @@ export function toChatLimitOverrides(
     historyTokens: row.chat_history_tokens,
     participantTokens: row.chat_participant_tokens,
     budgetUsd: toNumberOrNull(row.chat_budget_usd),
+    admitPercent: row.chat_admit_percent,
   };
 }
 
 /** Every experiment with its own chat budget (null: the default applies), for the budget warnings on the admin pages. */
 export function listExperimentBudgets(
   db: Kysely<DB>,
-): Promise<{ id: string; name: string; chat_budget_usd: number | string | null }[]> {
-  return db.selectFrom('experiments').select(['id', 'name', 'chat_budget_usd']).orderBy('created_at').execute();
+): Promise<{ id: string; name: string; chat_budget_usd: number | string | null; chat_admit_percent: number | null }[]> {
+  return db
+    .selectFrom('experiments')
+    .select(['id', 'name', 'chat_budget_usd', 'chat_admit_percent'])
+    .orderBy('created_at')
+    .execute();
 }

@@ -190,10 +190,15 @@ export async function updateChatLimitOverrides(
   if (!(await updateExperimentRow(deps.database.db, id, update))) throw notFound(EXPERIMENT_NOT_FOUND);
 }
 
-/** Every experiment's name and own chat budget (null: the default applies). */
+/** Every experiment's name, own chat budget and admit percent (null: the default applies). */
 export async function experimentBudgets(
   deps: AppDeps,
-): Promise<{ id: string; name: string; budgetUsd: number | null }[]> {
+): Promise<{ id: string; name: string; budgetUsd: number | null; admitPercent: number | null }[]> {
   const rows = await listExperimentBudgets(deps.database.db);
-  return rows.map((r) => ({ id: r.id, name: r.name, budgetUsd: toNumberOrNull(r.chat_budget_usd) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    budgetUsd: toNumberOrNull(r.chat_budget_usd),
+    admitPercent: r.chat_admit_percent,
+  }));
 }

@@ -73,7 +73,9 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
     expect(statements.slice(0, begin)).toHaveLength(1);
     expect(statements[0]).toMatch(/withdrawn_prolific_ids/);
     const commit = statements.findIndex((s) => /^commit/i.test(s));
-    expect(statements.slice(begin + 1, commit)).toHaveLength(3);
+    // The assignment, whether the experiment still admits (its chat limits: no budget here, so no spend read;
+    // docs/decisions/0073), the Prolific id and the event.
+    expect(statements.slice(begin + 1, commit)).toHaveLength(4);
     // After the commit: the journey the reply carries (decision 0068), and the first participant's read of the
     // study version the experiment pins (kept in the process once someone takes part).
     const after = statements.slice(commit + 1);

@@ -6,6 +6,7 @@ import { caller } from '../../plugins/auth.js';
 import { recordCompletion } from './completion.service.js';
 import {
   createAssignment,
+  getAdmission,
   getAssignment,
   getCompletionStatus,
   giveConsent,
@@ -21,7 +22,7 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
 
   // Joining, consent and the condition lead to the next page: their replies carry the journey (0068).
   route(app, participantRoutes.create, user, async (request) => {
-    const assignment = await createAssignment(deps, caller(request), request.body);
+    const assignment = await createAssignment(deps, caller(request), request.body, ctx.config.chatLimits);
     return { ...assignment, journey: await getJourney(deps, assignment.user_id, assignment.experiment_id) };
   });
   route(app, participantRoutes.get, user, (request) =>
@@ -38,6 +39,11 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   );
   route(app, participantRoutes.completion, user, (request) =>
     recordCompletion(deps, caller(request).userId, request.body.experimentId, request.body.pathway),
+  );
+  // Public: the landing page asks before offering the login, so a study login is not spent on a study that
+  // admits no one (docs/decisions/0073).
+  route(app, participantRoutes.admission, {}, (request) =>
+    getAdmission(deps, ctx.config.chatLimits, request.params.experimentId),
   );
   route(app, participantRoutes.status, user, (request) =>
     getCompletionStatus(deps, caller(request).userId, request.params.experimentId),

@@ -1,7 +1,15 @@
-import type { Assignment, CompletionStatus, Journey } from '@studychat/contracts';
+import {
+  NOT_ADMITTING_TEXT,
+  type Admission,
+  type Assignment,
+  type ChatLimits,
+  type CompletionStatus,
+  type Journey,
+} from '@studychat/contracts';
 import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { admitsNew } from '../chat/chat-limits.service.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
@@ -42,16 +50,29 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
 }
 
 /**
+ * Whether the experiment takes new participants, for its landing page (public): not once its chat budget is
+ * spent to its admit percent (docs/decisions/0073). 404 for an unknown experiment.
+ */
+export async function getAdmission(deps: AppDeps, chatDefaults: ChatLimits, experimentId: string): Promise<Admission> {
+  const admitting = await admitsNew(deps.database.db, chatDefaults, experimentId);
+  if (admitting === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
+  return { admitting, message: admitting ? null : NOT_ADMITTING_TEXT };
+}
+
+/**
  * Joins the caller's own login to an experiment (403 for another account's id, admins included; 409 CONFLICT
  * when it already has). A generated study login joins only
  * its own experiment, a login is bound to the first Prolific id that uses it, and a Prolific id takes part
  * once per experiment (409 PROLIFIC_ID_TAKEN for a second login; 403 PROLIFIC_ID_WITHDRAWN after its
- * withdrawal). Logs `joined` in the same transaction.
+ * withdrawal). A new participant is refused once the experiment's chat budget is nearly spent (403
+ * NOT_ADMITTING, nothing written: the login stays unbound); one who joined before goes on. Logs `joined` in
+ * the same transaction.
  */
 export async function createAssignment(
   deps: AppDeps,
   requester: Requester,
   input: CreateAssignmentInput,
+  chatDefaults: ChatLimits,
 ): Promise<Assignment> {
   const { db } = deps.database;
   assertSelf(requester, input.user_id);
@@ -93,6 +114,10 @@ export async function createAssignment(
       updated_at: now.toISOString(),
     });
     if (!inserted) throw conflict('You have already joined this experiment');
+    // Only a first join is refused, so a participant already in logs in again and finishes (0073).
+    if ((await admitsNew(trx, chatDefaults, input.experiment_id)) === false) {
+      throw new AppError(403, 'NOT_ADMITTING', NOT_ADMITTING_TEXT);
+    }
     const claim = { experimentId: input.experiment_id, prolificPid: pid, assignmentId: id, userId: input.user_id };
     if (!(await claimProlificId(trx, { ...claim, now: now.toISOString() }))) throw prolificIdTaken();
     await logJoined(trx, { userId: input.user_id, experimentId: input.experiment_id, assignmentId: id, now });

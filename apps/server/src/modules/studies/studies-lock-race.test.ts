@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { StudyDefinition, StudyVersion } from '@studychat/contracts';
-import { createAndLogin, expectJson, useTestApp, type TestApp } from '../../../test/app.js';
+import { createAndLogin, expectJson, testConfig, useTestApp, type TestApp } from '../../../test/app.js';
 import { TEST_DIALECTS, type TestDialect } from '../../../test/databases.js';
 import type { DB } from '../../db/schema.js';
 import type { AppError } from '../../lib/errors.js';
@@ -98,6 +98,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
         t().deps,
         { userId: participant.id, isAdmin: false },
         { user_id: participant.id, experiment_id: experiment.id, prolific_pid: `P${randomUUID().slice(0, 12)}` },
+        testConfig().chatLimits,
       );
     /** The join's insert, by hand in a transaction held open after it (the real repository statement). */
     const heldJoin = (held: ReturnType<typeof gate>) =>
