@@ -38,6 +38,14 @@ export const BUDGET_WARNING_SHARE = 0.8;
 /** Why a participant's chat ended before they chose to leave it. */
 export const CHAT_CLOSE_REASONS = ['message_limit', 'token_limit', 'budget', 'completed'] as const;
 export type ChatCloseReason = (typeof CHAT_CLOSE_REASONS)[number];
+/** The reasons that are a limit ending the chat (not the participant's completion): the data flags them. */
+export const CHAT_LIMIT_REASONS = ['message_limit', 'token_limit', 'budget'] as const;
+export type ChatLimitReason = (typeof CHAT_LIMIT_REASONS)[number];
+
+/** The limit that ended a chat, from a thread's stored reason; null for none (or one this version does not know). */
+export function chatLimitReason(stored: string | null | undefined): ChatLimitReason | null {
+  return (CHAT_LIMIT_REASONS as readonly string[]).includes(stored ?? '') ? (stored as ChatLimitReason) : null;
+}
 
 /** What the participant reads when their chat has ended, per reason (also the 409's error text). */
 export const CHAT_CLOSED_TEXT: Record<ChatCloseReason, string> = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
+import { CHAT_LIMIT_REASONS } from './chat-limits.js';
 import { Condition, Id, IdParams, Pathway, Timestamp } from './common.js';
 import {
   JOURNEY_STEPS,
@@ -64,6 +65,11 @@ export const MonitorParticipant = z.object({
   stale: z.boolean(),
   pathway: Pathway.nullable(),
   chat_rounds: z.number().int(),
+  /**
+   * The limit that ended the participant's chat (messages, tokens, the budget), null if none did: the chat did not
+   * run its course, so the intervention may not have been delivered (docs/decisions/0073).
+   */
+  chat_closed_by: z.enum(CHAT_LIMIT_REASONS).nullable(),
   tokens: z.number().int(),
   cost_usd: z.number(),
   /** A "preview as participant" run (docs/decisions/0045): listed only with include_tests=true (0063). */

@@ -233,9 +233,15 @@ export function listPasteAttempts(
   return query.execute();
 }
 
-/** The participants in scope who have a chat thread. */
-export function listChatThreadUsers(db: Kysely<DB>, scope: Scope): Promise<{ user_id: string }[]> {
-  let query = db.selectFrom('chat_threads').where('experiment_id', '=', scope.experimentId).select('user_id');
+/** The participants in scope who have a chat thread, with why their chat was closed (null: it was not). */
+export function listChatThreadUsers(
+  db: Kysely<DB>,
+  scope: Scope,
+): Promise<{ user_id: string; closed_reason: string | null }[]> {
+  let query = db
+    .selectFrom('chat_threads')
+    .where('experiment_id', '=', scope.experimentId)
+    .select(['user_id', 'closed_reason']);
   if (scope.userIds) query = query.where('user_id', 'in', [...scope.userIds]);
   return query.execute();
 }

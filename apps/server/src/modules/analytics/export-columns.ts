@@ -1,4 +1,5 @@
 import {
+  CHAT_LIMIT_REASONS,
   CHAT_POINTS_TARGET,
   CHAT_ROUNDS_TARGET,
   conditionIds,
@@ -172,6 +173,15 @@ export function participantColumns(study: StudyDefinition): readonly CsvColumn<P
       meaning: `Whether the chat met the completion rule of the participant's condition in the study version (the spec's unless the study sets its own: points >= ${CHAT_POINTS_TARGET} and turns >= ${CHAT_ROUNDS_TARGET}); empty if the chat was never reached`,
       allowed: 'TRUE; FALSE',
       value: (r) => r.chatComplete,
+    },
+    {
+      name: 'chat_closed_by',
+      type: 'text',
+      meaning:
+        "The limit that ended the chat before the participant left it: 'message_limit' (messages per participant), 'token_limit' (tokens per participant) or 'budget' (the experiment's chat budget was spent); the chat did not run its course, so exclusions by delivery can be computed from it. Empty if no limit ended the chat or the chat was never reached",
+      allowed: CHAT_LIMIT_REASONS.join('; '),
+      enum: [...CHAT_LIMIT_REASONS],
+      value: (r) => r.chatClosedBy,
     },
     {
       name: 'assistant_messages',
@@ -379,6 +389,8 @@ export interface MessageRecord {
   modelUsed: string | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** The token counts are estimates: the provider reported none (docs/decisions/0073). */
+  usageEstimated: boolean;
   costUsd: number | null;
   firstTokenMs: number | null;
   totalMs: number | null;
@@ -473,6 +485,14 @@ const buildMessageColumns = (study: StudyDefinition): readonly CsvColumn<Message
     allowed: '>= 0',
     minimum: 0,
     value: (r) => r.outputTokens,
+  },
+  {
+    name: 'usage_estimated',
+    type: 'boolean',
+    meaning:
+      "Whether input_tokens and output_tokens (and so cost_usd) are the server's estimates from the text (about three characters a token), because the provider reported no usage for this reply; FALSE: as the provider reported them",
+    allowed: 'TRUE; FALSE',
+    value: (r) => r.usageEstimated,
   },
   { name: 'cost_usd', type: 'number', meaning: 'Model cost in US dollars', allowed: '>= 0', value: (r) => r.costUsd },
   {

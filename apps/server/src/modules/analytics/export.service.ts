@@ -128,6 +128,7 @@ function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, ro
     modelUsed: row.model_used,
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
+    usageEstimated: toBool(row.usage_estimated),
     costUsd: toNumberOrNull(row.cost_usd),
     firstTokenMs: row.first_token_ms,
     totalMs: row.total_ms,

@@ -1,3 +1,4 @@
+import { chatLimitReason, type ChatLimitReason } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { parseJsonObject, toMillis, toNumber, toNumberOrNull } from '../../db/values.js';
@@ -71,9 +72,11 @@ export async function loadChatActivity(db: Kysely<DB>, scope: Scope): Promise<Ma
   return byUser;
 }
 
-/** Participants in scope who have a chat thread, i.e. reached the chat. */
-export async function loadChatThreads(db: Kysely<DB>, scope: Scope): Promise<Set<string>> {
-  return new Set((await listChatThreadUsers(db, scope)).map((row) => row.user_id));
+/** Participants in scope who have a chat thread (reached the chat), with the limit that ended it, if one did. */
+export async function loadChatThreads(db: Kysely<DB>, scope: Scope): Promise<Map<string, ChatLimitReason | null>> {
+  return new Map(
+    (await listChatThreadUsers(db, scope)).map((row) => [row.user_id, chatLimitReason(row.closed_reason)]),
+  );
 }
 
 export async function loadAssistantUsage(db: Kysely<DB>, scope: Scope): Promise<Map<string, AssistantUsage>> {

@@ -7,6 +7,7 @@ import {
   chatRuleFor,
   isChatComplete,
   studyDefinition,
+  type ChatLimitReason,
   type Condition,
   type DetailedParticipantRow,
   type ParticipantStatusName,
@@ -51,6 +52,8 @@ export interface ParticipantRecord {
   userCharCount: number | null;
   chatPoints: number | null;
   chatComplete: boolean | null;
+  /** The limit that ended the chat (messages, tokens, the budget); null if none did or the chat was never reached. */
+  chatClosedBy: ChatLimitReason | null;
   assistantMessages: number | null;
   assistantInputTokens: number | null;
   assistantOutputTokens: number | null;
@@ -85,8 +88,8 @@ export interface ParticipantRecord {
 export interface ParticipantFacts {
   surveys: Map<string, SurveyAnswers>;
   chat: Map<string, ChatActivity>;
-  /** Participants who have a chat thread (reached the chat). */
-  threads: ReadonlySet<string>;
+  /** Participants who have a chat thread (reached the chat), with the limit that ended it (null: none did). */
+  threads: ReadonlyMap<string, ChatLimitReason | null>;
   usage?: Map<string, AssistantUsage>;
   exposures?: Map<string, Map<number, SectionExposure>>;
   statuses?: Map<string, ParticipantStatusName>;
@@ -192,6 +195,7 @@ export function toParticipantRecord(
     chatPoints: reached ? points : null,
     // By the condition's completion rule in the study (the spec's unless the study sets one).
     chatComplete: reached ? isChatComplete(points, chat.turns, chatRuleFor(study.chat.completion, condition)) : null,
+    chatClosedBy: facts.threads.get(base.user_id) ?? null,
     assistantMessages: reached ? (usage?.messages ?? 0) : null,
     assistantInputTokens: usage ? usage.inputTokens : null,
     assistantOutputTokens: usage ? usage.outputTokens : null,

@@ -90,12 +90,12 @@ export async function eventsAfter(
   return { count, seq: count > 0 ? Number(row?.seq) : afterSeq };
 }
 
-/** Each participant's thread: tokens and cost so far, and the condition it ran in. */
+/** Each participant's thread: tokens and cost so far, the condition it ran in, and the limit that ended it. */
 export function listThreadUsage(db: Kysely<DB>, experimentId: string) {
   return db
     .selectFrom('chat_threads')
     .where('experiment_id', '=', experimentId)
-    .select(['user_id', 'condition', 'tokens_used', 'cost_usd'])
+    .select(['user_id', 'condition', 'tokens_used', 'cost_usd', 'closed_reason'])
     .execute();
 }
 

@@ -1,9 +1,11 @@
 import {
+  chatLimitReason,
   conditionIds,
   isStudyCondition,
   PATHWAYS,
   MONITOR_STALE_MINUTES_DEFAULT,
   sectionMinSeconds,
+  type ChatLimitReason,
   type Condition,
   type FullParticipantSummary,
   type MonitorParticipant,
@@ -69,6 +71,8 @@ interface Loaded {
   isTest: boolean;
   facts: MonitorFacts;
   chatRounds: number;
+  /** The limit that ended the participant's chat, if one did (docs/decisions/0073). */
+  chatClosedBy: ChatLimitReason | null;
 }
 
 /** Every participant's facts, loaded set-based. */
@@ -132,6 +136,7 @@ async function loadFacts(database: Database, experimentId: string, study: StudyD
       base: row,
       isTest: toBool(row.is_test),
       chatRounds: roundsOf.get(row.user_id) ?? 0,
+      chatClosedBy: chatLimitReason(thread?.closed_reason),
       facts: {
         records,
         completed: row.completed_at !== null,
@@ -163,6 +168,7 @@ function toParticipant(loaded: Loaded, row: MonitorRow, now: number): MonitorPar
     stale: row.stale,
     pathway: row.pathway,
     chat_rounds: loaded.chatRounds,
+    chat_closed_by: loaded.chatClosedBy,
     tokens: facts.tokens,
     cost_usd: Math.round(facts.costUsd * 1e6) / 1e6,
     is_test: loaded.isTest,
