@@ -18,6 +18,7 @@ const defaults = {
   historyTokens: 8000,
   participantTokens: 150_000,
   budgetUsd: null,
+  admitPercent: 95,
 };
 const none = {
   maxMessages: null,
@@ -26,6 +27,7 @@ const none = {
   historyTokens: null,
   participantTokens: null,
   budgetUsd: null,
+  admitPercent: null,
 };
 
 function reply(over: Partial<ChatLimitsReply> = {}): ChatLimitsReply {
@@ -33,7 +35,7 @@ function reply(over: Partial<ChatLimitsReply> = {}): ChatLimitsReply {
     defaults,
     overrides: none,
     effective: defaults,
-    budget: { state: 'none', spentUsd: 1.5, budgetUsd: null },
+    budget: { state: 'none', spentUsd: 1.5, budgetUsd: null, admitting: true },
     ...over,
   };
 }
@@ -49,7 +51,7 @@ describe('ChatLimitsCard', () => {
     const saved = reply({
       overrides: { ...none, maxMessages: 10, budgetUsd: 20 },
       effective: { ...defaults, maxMessages: 10, budgetUsd: 20 },
-      budget: { state: 'ok', spentUsd: 1.5, budgetUsd: 20 },
+      budget: { state: 'ok', spentUsd: 1.5, budgetUsd: 20, admitting: true },
     });
     const calls = mockFetch({ [`GET ${url}`]: () => json(200, reply()), [`PUT ${url}`]: () => json(200, saved) });
     const user = userEvent.setup();
@@ -83,7 +85,7 @@ describe('ChatLimitsCard', () => {
         json(
           200,
           reply({
-            budget: { state: 'warning', spentUsd: 8.5, budgetUsd: 10 },
+            budget: { state: 'warning', spentUsd: 8.5, budgetUsd: 10, admitting: true },
             effective: { ...defaults, budgetUsd: 10 },
           }),
         ),
@@ -93,10 +95,34 @@ describe('ChatLimitsCard', () => {
     expect(screen.getByRole('progressbar', { name: 'Chat budget spent' })).toHaveAttribute('aria-valuenow', '85');
     unmount();
     mockFetch({
-      [`GET ${url}`]: () => json(200, reply({ budget: { state: 'stopped', spentUsd: 10.2, budgetUsd: 10 } })),
+      [`GET ${url}`]: () =>
+        json(200, reply({ budget: { state: 'stopped', spentUsd: 10.2, budgetUsd: 10, admitting: false } })),
     });
     show();
     expect(await screen.findByRole('alert')).toHaveTextContent('Budget used up: Spent $10.20 of $10.00 (100%).');
+  });
+
+  it('says when newcomers are turned away, and takes the admit percent as a whole number from 1 to 100', async () => {
+    const calls = mockFetch({
+      [`GET ${url}`]: () =>
+        json(
+          200,
+          reply({
+            budget: { state: 'warning', spentUsd: 9.6, budgetUsd: 10, admitting: false },
+            effective: { ...defaults, budgetUsd: 10 },
+          }),
+        ),
+    });
+    const user = userEvent.setup();
+    show();
+    expect(await screen.findByText(/No new participants:/)).toBeInTheDocument();
+    const admit = screen.getByLabelText('Admit new participants until (% of budget spent)');
+    expect(admit).toHaveAttribute('placeholder', 'Default: 95%');
+    await user.type(admit, '120');
+    await user.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('enter a whole number from 1 to 100');
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    expect(limitChanges(none, { ...blank(), admitPercent: '90' }).changes).toEqual({ admitPercent: 90 });
   });
 });
 
@@ -108,6 +134,7 @@ function blank() {
     historyTokens: '',
     participantTokens: '',
     budgetUsd: '',
+    admitPercent: '',
   };
 }
 
@@ -141,8 +168,8 @@ describe('the admin banner', () => {
           llmModel: 'claude-sonnet-5-5',
           scripted: false,
           budgetAlerts: [
-            { experimentId: ID, name: 'Pilot', state: 'warning', spentUsd: 8.5, budgetUsd: 10 },
-            { experimentId: 'e2', name: 'Main', state: 'stopped', spentUsd: 50, budgetUsd: 50 },
+            { experimentId: ID, name: 'Pilot', state: 'warning', spentUsd: 8.5, budgetUsd: 10, admitting: true },
+            { experimentId: 'e2', name: 'Main', state: 'stopped', spentUsd: 50, budgetUsd: 50, admitting: false },
           ],
         }),
     });

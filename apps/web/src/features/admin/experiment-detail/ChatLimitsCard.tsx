@@ -12,7 +12,7 @@ import { useChatLimits, useSaveChatLimits } from './use-chat-limits';
 const usd = (value: number) =>
   `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 
-/** The budget line: spent against the budget, warning from 80%, stopped at 100%. */
+/** The budget line: spent against the budget, warning from 80%, stopped at 100%, and whether newcomers are admitted. */
 export function BudgetLine({ budget }: { budget: BudgetStatus }) {
   if (budget.budgetUsd === null) {
     return <p className="text-slate-700">Spent on the chat so far: {usd(budget.spentUsd)} (no budget set).</p>;
@@ -32,6 +32,12 @@ export function BudgetLine({ budget }: { budget: BudgetStatus }) {
         </Alert>
       ) : (
         <p className="text-slate-700">{text}</p>
+      )}
+      {!budget.admitting && budget.state !== 'stopped' && (
+        <Alert tone="warning" className="mt-2">
+          <strong>No new participants:</strong> the study page turns newcomers away (the budget is nearly spent);
+          participants already in the study can finish. Raise the budget or the admit percent to admit again.
+        </Alert>
       )}
       <div
         role="progressbar"

@@ -30,6 +30,12 @@ export const LIMIT_FIELDS: { key: LimitKey; label: string; hint: string; unit: s
     unit: 'tokens',
   },
   { key: 'budgetUsd', label: 'Budget (USD)', hint: 'Warning at 80%, no new replies at 100%.', unit: 'USD' },
+  {
+    key: 'admitPercent',
+    label: 'Admit new participants until (% of budget spent)',
+    hint: 'From then on the study page turns newcomers away; those already in finish. 1 to 100.',
+    unit: '%',
+  },
 ];
 
 export type LimitForm = Record<LimitKey, string>;
@@ -54,12 +60,18 @@ export function limitChanges(
     const value = text === '' ? null : Number(text);
     if (
       value !== null &&
-      (!Number.isFinite(value) || value <= 0 || (key !== 'budgetUsd' && !Number.isInteger(value)))
+      (!Number.isFinite(value) ||
+        value <= 0 ||
+        (key !== 'budgetUsd' && !Number.isInteger(value)) ||
+        (key === 'admitPercent' && value > 100))
     ) {
-      return {
-        changes: {},
-        error: `${label}: enter a ${key === 'budgetUsd' ? 'positive number' : 'whole number above 0'}, or leave it empty for the default.`,
-      };
+      const wanted =
+        key === 'budgetUsd'
+          ? 'positive number'
+          : key === 'admitPercent'
+            ? 'whole number from 1 to 100'
+            : 'whole number above 0';
+      return { changes: {}, error: `${label}: enter a ${wanted}, or leave it empty for the default.` };
     }
     if (value !== overrides[key]) changes[key] = value;
   }
@@ -68,6 +80,7 @@ export function limitChanges(
 
 export function formatLimit(key: LimitKey, value: number | null): string {
   if (value === null) return 'no budget';
+  if (key === 'admitPercent') return `${value}%`;
   return key === 'budgetUsd'
     ? `$${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`
     : value.toLocaleString('en-US');

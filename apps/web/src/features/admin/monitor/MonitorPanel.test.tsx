@@ -23,6 +23,7 @@ function participant(login: string, pid: string, over: Partial<MonitorParticipan
     stale: false,
     pathway: null,
     chat_rounds: 2,
+    chat_closed_by: null,
     tokens: 1200,
     cost_usd: 0.012,
     is_test: false,
@@ -78,7 +79,7 @@ const reply: MonitorReply = {
     warning: 'Sample ratio mismatch: stratum 3-4',
   },
   participants: [
-    participant('alpha@study.test', 'PID-ALPHA'),
+    participant('alpha@study.test', 'PID-ALPHA', { chat_closed_by: 'budget' }),
     participant('beta@study.test', 'PID-BETA', { status: 'stale', stale: true, step: 'sections', section: 2 }),
     participant('gamma@study.test', 'PID-GAMMA', { status: 'screened_out', step: 'confirm_exit', condition: null }),
   ],
@@ -108,6 +109,11 @@ describe('MonitorPanel', () => {
     const beta = screen.getAllByTestId('monitor-row')[1] as HTMLElement;
     expect(within(beta).getByText('Sections (3)')).toBeInTheDocument();
     expect(within(beta).getByText('Stale')).toBeInTheDocument();
+    // Whose chat a limit ended (docs/decisions/0073).
+    expect(screen.getByRole('columnheader', { name: 'Chat ended by' })).toBeInTheDocument();
+    const alpha = screen.getAllByTestId('monitor-row')[0] as HTMLElement;
+    expect(within(alpha).getByText('Budget')).toBeInTheDocument();
+    expect(within(beta).queryByText('Budget')).toBeNull();
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Search by Prolific ID or login'), 'pid-al');

@@ -5,14 +5,17 @@ import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScr
 import { formatDateTime } from '../format';
 import { STATUS_LABEL } from '../participant-status';
 import { TestRunBadge } from '../TestRunBadge';
-import { duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
+import { CHAT_CLOSED_LABEL, duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
 
 /** Rows drawn at most: a large study is narrowed by search or status rather than drawn whole every reload. */
 export const MONITOR_ROWS_SHOWN = 500;
 
 const TH = 'sticky top-0 border-b border-slate-200 bg-slate-50 px-3 py-2 text-left font-semibold text-slate-700';
 
-/** Who is where: every participant with step, time on it, last seen and cost; search and status filter. */
+/**
+ * Who is where: every participant with step, time on it, last seen, the limit that ended their chat (if one did:
+ * the intervention may not have been delivered) and cost; search and status filter.
+ */
 export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipant[] }) {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -74,6 +77,7 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
                   'Last seen',
                   'Pathway',
                   'Chat rounds',
+                  'Chat ended by',
                   'Tokens',
                   'Cost',
                 ].map((h) => (
@@ -112,6 +116,15 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
                   <td className={TD_CLASS}>{formatDateTime(row.last_seen)}</td>
                   <td className={TD_CLASS}>{row.pathway ?? '-'}</td>
                   <td className={`${TD_CLASS} text-right tabular-nums`}>{row.chat_rounds}</td>
+                  <td className={TD_CLASS}>
+                    {row.chat_closed_by ? (
+                      <span className="rounded bg-amber-100 px-2 py-0.5 font-semibold text-amber-900">
+                        {CHAT_CLOSED_LABEL[row.chat_closed_by]}
+                      </span>
+                    ) : (
+                      '-'
+                    )}
+                  </td>
                   <td className={`${TD_CLASS} text-right tabular-nums`}>{row.tokens}</td>
                   <td className={`${TD_CLASS} text-right tabular-nums`}>{usd(row.cost_usd)}</td>
                 </tr>

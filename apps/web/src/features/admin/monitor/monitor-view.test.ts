@@ -18,6 +18,7 @@ function participant(login: string, pid: string | null, status: MonitorParticipa
     stale: status === 'stale',
     pathway: null,
     chat_rounds: 0,
+    chat_closed_by: null,
     tokens: 0,
     cost_usd: 0,
     is_test: false,

@@ -1,4 +1,9 @@
-import type { MonitorParticipant, ParticipantStatusName, JourneyStepName } from '@studychat/contracts/web';
+import type {
+  ChatLimitReason,
+  MonitorParticipant,
+  ParticipantStatusName,
+  JourneyStepName,
+} from '@studychat/contracts/web';
 
 // Pure helpers of the monitor page: filtering the participants list and the words it shows.
 
@@ -33,6 +38,13 @@ export const STEP_LABEL: Record<JourneyStepName, string> = {
   post_survey: 'Post-survey',
   completion: 'Completion code',
   completed: 'Completed',
+};
+
+/** The limit that ended a participant's chat, in the monitor's words (docs/decisions/0073). */
+export const CHAT_CLOSED_LABEL: Record<ChatLimitReason, string> = {
+  message_limit: 'Message limit',
+  token_limit: 'Token limit',
+  budget: 'Budget',
 };
 
 export function stepText(row: Pick<MonitorParticipant, 'step' | 'section'>): string {

@@ -1,12 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NOT_ADMITTING_TEXT } from '@studychat/contracts/web';
 import { assignment, EXP_ID, loginAs, mockApi, renderAt, USER_ID } from '../test-support';
 import { ProlificPage } from './ProlificPage';
 
 afterEach(() => vi.unstubAllGlobals());
 
 const LANDING = `/prolific?PROLIFIC_PID=PID-7&EXPERIMENT_ID=${EXP_ID}&STUDY_ID=S-1&SESSION_ID=X-1`;
+const ADMISSION = `GET /api/participants/admission/${EXP_ID}`;
+const ADMITTING = { [ADMISSION]: { status: 200, body: { admitting: true, message: null } } };
 
 async function logIn() {
   const user = userEvent.setup();
@@ -33,6 +36,7 @@ describe('ProlificPage', () => {
   it('keeps the ids, shows the study-login hints, and on login creates the assignment and goes to consent', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const api = mockApi({
+      ...ADMITTING,
       'POST /api/auth/login': { status: 200, body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } } },
       'POST /api/participants': { status: 409, body: { error: 'exists', code: 'CONFLICT' } },
       [`GET /api/participants/${USER_ID}/${EXP_ID}`]: { status: 200, body: assignment() },
@@ -48,7 +52,7 @@ describe('ProlificPage', () => {
     await logIn();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/consent'));
     expect(localStorage.getItem('token')).toBe('tok');
-    expect(api.calls[1]?.body).toEqual({
+    expect(api.calls.find((c) => c.key === 'POST /api/participants')?.body).toEqual({
       user_id: USER_ID,
       experiment_id: EXP_ID,
       prolific_pid: 'PID-7',
@@ -78,6 +82,28 @@ describe('ProlificPage', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it('offers no login when the study admits no new participants, and says so', async () => {
+    const api = mockApi({ [ADMISSION]: { status: 200, body: { admitting: false, message: NOT_ADMITTING_TEXT } } });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByText(NOT_ADMITTING_TEXT)).toBeInTheDocument();
+    expect(screen.getByText('This study is closed to new participants.')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(api.keys()).toEqual([ADMISSION]);
+  });
+
+  it('shows the refusal of a join that came too late (403 NOT_ADMITTING) in place of the login, logged out', async () => {
+    mockApi({
+      ...ADMITTING,
+      'POST /api/auth/login': { status: 200, body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } } },
+      'POST /api/participants': { status: 403, body: { error: NOT_ADMITTING_TEXT, code: 'NOT_ADMITTING' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    await logIn();
+    expect(await screen.findByText(NOT_ADMITTING_TEXT)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
   it('shows a login failure with guidance to use the study login', async () => {
     mockApi({
       'POST /api/auth/login': {
@@ -94,13 +120,13 @@ describe('ProlificPage', () => {
 
   it('asks a logged-in visitor to log out first; Log Out returns to the same URL logged out', async () => {
     loginAs();
-    const api = mockApi({ 'POST /api/auth/logout': { status: 200, body: { ok: true } } });
+    const api = mockApi({ ...ADMITTING, 'POST /api/auth/logout': { status: 200, body: { ok: true } } });
     renderAt(<ProlificPage />, LANDING, '/prolific');
     expect(screen.getByText(/You are already logged in/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Study email')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Log Out' }));
     expect(await screen.findByLabelText('Study email')).toBeInTheDocument();
-    expect(api.keys()).toEqual(['POST /api/auth/logout']);
+    expect(api.keys().filter((key) => key !== ADMISSION)).toEqual(['POST /api/auth/logout']);
     expect(localStorage.getItem('token')).toBeNull();
     await waitFor(() => expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID));
   });

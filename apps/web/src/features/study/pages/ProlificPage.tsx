@@ -1,11 +1,11 @@
-import { endpoints } from '@studychat/contracts/web';
+import { endpoints, NOT_ADMITTING_TEXT } from '@studychat/contracts/web';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyFooter } from '../../../components/StudyFooter';
-import { api } from '../../../lib/api';
+import { api, ApiError } from '../../../lib/api';
 import { logout } from '../../../lib/logout';
 import { clearToken, isLoggedIn } from '../../../lib/session';
 import { LoginForm } from '../../../components/LoginForm';
@@ -26,6 +26,24 @@ export function ProlificPage() {
   const studyId = params.get('STUDY_ID')?.trim() ?? '';
   const sessionId = params.get('SESSION_ID')?.trim() ?? '';
   const missing = REQUIRED.filter((key) => !(key === 'PROLIFIC_PID' ? prolificPid : experimentId));
+  // Set when the study admits no new participants (its chat budget is nearly spent): the login is not offered,
+  // so no study login is spent on it (docs/decisions/0073).
+  const [notAdmitting, setNotAdmitting] = useState<string | null>(null);
+  const canJoin = missing.length === 0;
+
+  useEffect(() => {
+    if (!canJoin) return;
+    let live = true;
+    api(endpoints.participants.admission, { params: { experimentId } })
+      .then((admission) => {
+        if (live && !admission.admitting) setNotAdmitting(admission.message ?? NOT_ADMITTING_TEXT);
+      })
+      // Unreachable or unknown: offer the login as before; joining refuses whoever it must.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [canJoin, experimentId]);
 
   useEffect(() => {
     if (loggedIn || missing.length > 0) return;
@@ -43,6 +61,10 @@ export function ProlificPage() {
     } catch (error) {
       // Without an assignment the study cannot go on: stay logged out so the participant can retry.
       clearToken();
+      if (error instanceof ApiError && error.code === 'NOT_ADMITTING') {
+        setNotAdmitting(error.message);
+        return;
+      }
       throw error instanceof Error ? error : new Error('Login failed');
     }
     try {
@@ -67,7 +89,12 @@ export function ProlificPage() {
           </Alert>
         )}
         <Card className="mt-6">
-          {loggedIn ? (
+          {notAdmitting !== null ? (
+            <Alert tone="warning">
+              <p className="font-semibold">This study is closed to new participants.</p>
+              <p className="mt-1">{notAdmitting}</p>
+            </Alert>
+          ) : loggedIn ? (
             <div className="space-y-4">
               <Alert tone="warning">
                 You are already logged in. Please log out first, then log in with your study login to start the study.

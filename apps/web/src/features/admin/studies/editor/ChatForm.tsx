@@ -35,6 +35,16 @@ export function ChatForm({ condition }: { condition: Condition }) {
             label={`Thinking budget (${condition} condition)`}
             hint="0 (no thinking) or at least 1024 tokens."
           />
+          <NumberInput
+            path={[...settings, 'price', 'inputPerMTok']}
+            label={`Price per million input tokens, USD (${condition} condition)`}
+            hint="For a model the server has no price for (a local model, a provider's own name); such a model is refused without one."
+          />
+          <NumberInput
+            path={[...settings, 'price', 'outputPerMTok']}
+            label={`Price per million output tokens, USD (${condition} condition)`}
+            hint="Give both prices, as your provider bills them."
+          />
         </div>
       </fieldset>
       <fieldset className="space-y-3 rounded-lg border border-slate-200 p-3">
