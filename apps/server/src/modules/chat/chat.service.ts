@@ -264,9 +264,11 @@ async function takeLease(
 
 /**
  * The initial assistant message: generated once and stored when complete, then replayed on every later
- * request. A cut or empty greeting is never replayed: the next request generates it again. A request
- * that arrives while another is generating it waits for that one (polling the database, so this holds
- * across processes) and replays the result; if that one's process died, it takes over within a lease.
+ * request. A cut or empty greeting is never replayed: the next request generates it again, up to
+ * MAX_GREETING_ATTEMPTS in all (then the page shows its canned greeting). Each attempt reserves its spend and
+ * counts against the limits as a reply does. A request that arrives while another is generating it waits for
+ * that one (polling the database, so this holds across processes) and replays the result; if that one's process
+ * died, it takes over within a lease.
  */
 export async function prepareInitialMessage(ctx: ChatContext, userId: string, threadId: string): Promise<StreamRunner> {
   const { db } = ctx.deps.database;
@@ -282,9 +284,9 @@ export async function prepareInitialMessage(ctx: ChatContext, userId: string, th
     if (rows.some((r) => r.role === 'user')) {
       return replay(rows.find((r) => r.role === 'assistant' && r.status === 'complete')?.content ?? null);
     }
-    if (greetingAttempts(rows) >= MAX_GREETING_ATTEMPTS) return replay(null);
     const closure = await closureOf(ctx, state, rows);
     if (closure) throw chatClosed(closure);
+    if (greetingAttempts(rows) >= MAX_GREETING_ATTEMPTS) return replay(null);
     const lease = await takeLease(ctx, thread);
     if (lease) {
       const { leaseId, rows: held } = lease;
@@ -328,8 +330,9 @@ function placeholder(id: string, threadId: string, position: number, initial: bo
 
 /**
  * A participant's message: refused when the chat is closed (409 CHAT_CLOSED), longer than the
- * experiment allows (400 MESSAGE_TOO_LONG, never cut) or while another reply is streaming in this
- * thread (409); otherwise stored, with the reply's row, before the model is called, then answered.
+ * experiment allows (400 MESSAGE_TOO_LONG, never cut), while another reply is streaming in this
+ * thread (409), or while replies in flight hold what is left of the budget (409 BUDGET_BUSY); otherwise its
+ * spend is reserved and it is stored, with the reply's row, before the model is called, then answered.
  */
 export async function prepareReply(
   ctx: ChatContext,
