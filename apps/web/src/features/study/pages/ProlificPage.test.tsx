@@ -88,6 +88,7 @@ describe('ProlificPage', () => {
     expect(await screen.findByText(NOT_ADMITTING_TEXT)).toBeInTheDocument();
     expect(screen.getByText('This study is closed to new participants.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(screen.queryByText(/Please log in with the study login/)).toBeNull();
     expect(api.keys()).toEqual([ADMISSION]);
   });
 

@@ -80,9 +80,11 @@ export function ProlificPage() {
       <main className="mx-auto w-full max-w-md flex-1 px-4 pt-8 pb-6 sm:pt-16">
         <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Research study</p>
         <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">Welcome</h1>
-        <p className="mt-2 text-slate-700">
-          Thank you for taking part. Please log in with the study login you were given for this study.
-        </p>
+        {notAdmitting === null && (
+          <p className="mt-2 text-slate-700">
+            Thank you for taking part. Please log in with the study login you were given for this study.
+          </p>
+        )}
         {missing.length > 0 && (
           <Alert className="mt-5">
             Missing required URL parameters: {missing.join(', ')}. Please use the link provided by Prolific.
