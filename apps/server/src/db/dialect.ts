@@ -62,6 +62,19 @@ export async function lockForKeyShare<DBT, TB extends keyof DBT, O>(
 }
 
 /**
+ * lockForWrite for transactions that read and then write what hangs off a row, not the row's key (an
+ * experiment's spend: its threads' costs and reservations, docs/decisions/0073): PostgreSQL's FOR NO KEY UPDATE,
+ * which another such lock waits for but a reader holding only the row's key (FOR KEY SHARE, e.g. a join reading
+ * its experiment's pin) does not. SQLite: nothing, as for lockForWrite.
+ */
+export async function lockForNoKeyWrite<DBT, TB extends keyof DBT, O>(
+  trx: Transaction<DB>,
+  query: SelectQueryBuilder<DBT, TB, O>,
+): Promise<void> {
+  if (isPostgres(trx)) await query.forNoKeyUpdate().execute();
+}
+
+/**
  * A text column ordered by its bytes (code points), the same on both databases: SQLite compares text that way,
  * PostgreSQL by the database's collation unless told otherwise.
  */

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { serializeOn } from '../../db/row-lock.js';
+import { lockForNoKeyWrite } from '../../db/dialect.js';
 import type { DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
 
@@ -11,7 +11,7 @@ type Db = Kysely<DB>;
 
 /** Orders the experiment's reservations one after another until the transaction ends. */
 export async function lockExperimentSpend(trx: Transaction<DB>, experimentId: string): Promise<void> {
-  await serializeOn(trx, trx.selectFrom('experiments').select('id').where('id', '=', experimentId));
+  await lockForNoKeyWrite(trx, trx.selectFrom('experiments').select('id').where('id', '=', experimentId));
 }
 
 /**
