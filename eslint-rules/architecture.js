@@ -9,7 +9,13 @@ const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|impor
 /** The part of `file` after `marker/`, split into folders ('' when the file is not under it). */
 function under(file, marker) {
   const at = file.split(path.sep).join('/').lastIndexOf(`/${marker}/`);
-  return at === -1 ? null : file.split(path.sep).join('/').slice(at + marker.length + 2).split('/');
+  return at === -1
+    ? null
+    : file
+        .split(path.sep)
+        .join('/')
+        .slice(at + marker.length + 2)
+        .split('/');
 }
 
 function resolved(file, spec) {
@@ -69,7 +75,12 @@ function importVisitor(context, check) {
     const spec = node.source && typeof node.source.value === 'string' ? node.source.value : null;
     if (spec && spec.startsWith('.')) check(node, spec);
   };
-  return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit, ImportExpression: visit };
+  return {
+    ImportDeclaration: visit,
+    ExportNamedDeclaration: visit,
+    ExportAllDeclaration: visit,
+    ImportExpression: visit,
+  };
 }
 
 const noModuleCycle = {

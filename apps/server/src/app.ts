@@ -40,7 +40,6 @@ import { registerStudyRoutes } from './modules/studies/studies.routes.js';
 import { registerPreviewRoutes } from './modules/preview/preview.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 
-
 /** Builds the HTTP app without listening: main.ts listens, tests use `app.inject`. */
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const limits = serverLimits(config.http);

@@ -21,7 +21,6 @@ declare module 'fastify' {
   }
 }
 
-
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
