@@ -22,6 +22,7 @@ function resolved(file, spec) {
   return path.normalize(path.join(path.dirname(file), spec));
 }
 
+const APP = /^app\.(ts|js)$/;
 const isTest = (file) => /\.test\.tsx?$|[/\\]test-support\.tsx?$|\.test-utils\.tsx?$/.test(file);
 
 /** The module a server file belongs to (`modules/<name>/...`), else null. */
@@ -148,12 +149,15 @@ const noUpwardImport = {
   create(context) {
     const file = context.filename;
     const parts = under(file, 'apps/server/src');
-    if (!parts || isTest(file) || !['lib', 'db', 'llm'].includes(parts[0])) return {};
+    if (!parts || isTest(file) || !['lib', 'db', 'llm', 'modules'].includes(parts[0])) return {};
     return importVisitor(context, (node, spec) => {
       const target = under(resolved(file, spec), 'apps/server/src');
-      if (target && (target[0] === 'modules' || target[0] === 'app.ts' || target[0] === 'plugins')) {
-        context.report({ node, messageId: 'upward', data: { layer: parts[0], spec } });
-      }
+      if (!target) return;
+      const upward =
+        parts[0] === 'modules'
+          ? APP.test(target[0] ?? '')
+          : target[0] === 'modules' || APP.test(target[0] ?? '') || target[0] === 'plugins';
+      if (upward) context.report({ node, messageId: 'upward', data: { layer: parts[0], spec } });
     });
   },
 };

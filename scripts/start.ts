@@ -5,7 +5,7 @@ import { BUILD_TARGETS, freshness } from './build-targets.js';
 
 // `npm start`: builds what is missing or older than its sources (web app, server bundle), then runs the
 // production server, apps/server/dist/main.js, exactly as the Docker image does (CMD). Settings come from
-// the environment and the repository's .env (see README, Configuration). Signals are passed on, so Ctrl-C
+// the environment and the repository's .env (see docs/operating.md, Configuration). Signals are passed on, so Ctrl-C
 // or a service manager's SIGTERM stops the server (and its workers) gracefully.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

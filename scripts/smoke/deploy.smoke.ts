@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The README's production start, run as a deployment runs it: `npm start` (the same apps/server/dist/main.js
+// The production start of docs/operating.md, run as a deployment runs it: `npm start` (the same apps/server/dist/main.js
 // the Docker image starts) on a fresh data folder and a fresh PostgreSQL database with two workers, driven
 // over HTTP like a participant and an admin would. Without TEST_DATABASE_URL it runs on SQLite, one process.
 

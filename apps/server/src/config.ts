@@ -82,7 +82,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxConnections: 800,
 };
 
-/** Every environment variable the server reads, validated once at start (README lists them). */
+/** Every environment variable the server reads, validated once at start (docs/operating.md lists them). */
 export const EnvSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -241,7 +241,7 @@ export interface AppConfig {
   /** Browser tests move the server clock (only with env 'test'). */
   testClock: boolean;
   llm: LlmConfig;
-  /** The chat's limits for experiments that set none of their own (README, "Chat limits"). */
+  /** The chat's limits for experiments that set none of their own (docs/operating.md, "Chat limits"). */
   chatLimits: ChatLimits;
   /** The monitor's event stream timing; tests shorten it (modules/monitor/monitor.routes.ts has the defaults). */
   monitorStream?: { pollMs?: number; maxMs?: number; keepAliveMs?: number; snapshotMs?: number };

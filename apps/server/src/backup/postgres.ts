@@ -24,7 +24,7 @@ function runTool(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<
       reject(
         error.code === 'ENOENT'
           ? new Error(
-              `${tool} not found. Install PostgreSQL's client tools (Debian/Ubuntu: apt-get install postgresql-client, the same major version as the server), or with Docker Compose run it in the database container (README, Backups).`,
+              `${tool} not found. Install PostgreSQL's client tools (Debian/Ubuntu: apt-get install postgresql-client, the same major version as the server), or with Docker Compose run it in the database container (docs/operating.md, Backups).`,
             )
           : error,
       );

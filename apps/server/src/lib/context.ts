@@ -20,3 +20,9 @@ export interface AppContext {
   deps: AppDeps;
   guards: Guards;
 }
+
+/** Who is asking: the authenticated caller (plugins/auth.ts `caller`). */
+export interface Requester {
+  userId: string;
+  isAdmin: boolean;
+}

@@ -9,8 +9,8 @@ import type {
 } from '@studychat/contracts';
 import type { Database } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { findUserById } from '../users/user.repository.js';
-import { toAssignment } from '../participants/assignment.mapper.js';
+import { findUserById } from '../users/users.service.js';
+import { toAssignment } from '../journey/assignment.mapper.js';
 import { toAdminMessage, toAdminThread, toAdminUser, toSurveyResponse } from './admin.mapper.js';
 import {
   findThreadOfUser,

@@ -19,7 +19,7 @@ import { readTyped, type SchemaField, type TypedValue } from './typed-reader.tes
 
 // The issue's "done when": a study with a known ground truth (every pathway, a drop-out after every step,
 // hostile text), exported as the data package WHILE participants are still writing, read back with the
-// README's rules (typed-reader.testing.ts stands in for R and pandas), with zero mismatches and the same
+// docs/running-a-study.md's rules (typed-reader.testing.ts stands in for R and pandas), with zero mismatches and the same
 // counts in every file.
 
 /** Text that breaks naive CSV writers and readers, or that spreadsheets and NA rules change. */
@@ -310,8 +310,8 @@ describe.each(TEST_DIALECTS)('ground truth through the data package on %s', (dia
     expect(changes).toHaveLength(truths.filter((x) => x.until === 'post' || x.until === 'completed').length);
   });
 
-  it('README snippets read with the rules the typed reader applies', () => {
-    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  it('the snippets of docs/running-a-study.md read with the rules the typed reader applies', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'docs', 'running-a-study.md'), 'utf8');
     expect(readme).toContain('na.strings = ""');
     expect(readme).toContain('keep_default_na=False, na_values=[""]');
     expect(readme).toContain('true_values=["TRUE"], false_values=["FALSE"]');

@@ -1,3 +1,4 @@
+import { findExperiment } from '../experiments/experiments.service.js';
 import { createHash } from 'node:crypto';
 import type { ParticipantStatusName, StudyDefinition } from '@studychat/contracts';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
@@ -9,7 +10,6 @@ import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { statusByUser } from '../monitor/monitor.service.js';
 import { notFound } from '../../lib/errors.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
 import { CODEBOOK_COLUMNS, codebookEntries } from './codebook.js';
 import type { CsvColumn } from './csv.js';
 import { dataPackageDescriptor, type PackageMeta } from './datapackage.js';
@@ -153,7 +153,7 @@ export async function exportPackage(
   includeTests = false,
 ): Promise<{ filename: string; body: Buffer }> {
   const { database } = deps;
-  const experiment = await findExperimentById(database.db, experimentId);
+  const experiment = await findExperiment(deps, experimentId);
   if (!experiment) throw notFound('Experiment not found');
   const study = await deps.studies(experimentId);
   const exportedAt = deps.clock().toISOString();

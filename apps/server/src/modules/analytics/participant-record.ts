@@ -16,7 +16,7 @@ import {
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
 import { blockSize } from '../participants/permuted-block.js';
 import type { ParticipantBaseRow } from './analytics.repository.js';
-import { entryChoiceOf } from '../surveys/survey-answers.js';
+import { entryChoiceOf } from '../journey/survey-answers.js';
 import type { AssistantUsage, ChatActivity, SectionExposure, SurveyAnswers } from './participant-facts.js';
 
 /** The most static sections any condition of a study has: participants.csv has one pair of columns per section. */

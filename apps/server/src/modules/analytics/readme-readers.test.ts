@@ -9,7 +9,7 @@ import { TEST_DIALECTS } from '../../../test/databases.js';
 import { at, insertExperimentRow, seedParticipant } from '../../../test/factories.js';
 import { REPO_ROOT } from '../../paths.js';
 
-// The README's R and pandas code, taken from the README itself (so the test checks the documented code), run
+// The R and pandas code of docs/running-a-study.md, taken from that page itself (so the test checks the documented code), run
 // by the real R (`Rscript`, Debian r-base-core) and pandas (Debian python3-pandas under /usr/bin/python3) on
 // a package this server wrote from each database: column types, row counts and exact text. .ci/run installs both.
 
@@ -28,13 +28,13 @@ const MESSAGES = [
   'TRUE',
 ];
 
-/** The fenced block of `language` in the README that defines `read_package_file`. */
+/** The fenced block of `language` in docs/running-a-study.md that defines `read_package_file`. */
 function readmeSnippet(language: 'r' | 'python'): string {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(REPO_ROOT, 'docs', 'running-a-study.md'), 'utf8');
   const blocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].filter(
     (m) => m[1] === language && m[2]?.includes('read_package_file'),
   );
-  expect(blocks, `one ${language} block with read_package_file in README.md`).toHaveLength(1);
+  expect(blocks, `one ${language} block with read_package_file in docs/running-a-study.md`).toHaveLength(1);
   return blocks[0]?.[2] ?? '';
 }
 
@@ -52,7 +52,7 @@ function run(command: string, args: string[], cwd: string): string {
 
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
 
-describe.each(TEST_DIALECTS)('the README reads the data package in R and pandas (%s)', (dialect) => {
+describe.each(TEST_DIALECTS)('docs/running-a-study.md reads the data package in R and pandas (%s)', (dialect) => {
   const t = useTestApp(dialect);
   let dir: string;
 

@@ -1,6 +1,6 @@
 import { csvObjects } from './parse-csv.testing.js';
 
-// A reader for tests that applies exactly the rules of the README's R and pandas snippets to a data
+// A reader for tests that applies exactly the rules of the R and pandas snippets of docs/running-a-study.md to a data
 // package file: only the empty field is missing (R `na.strings = ""`; pandas `keep_default_na=False,
 // na_values=[""]`), booleans are TRUE/FALSE, integer and number columns are numeric, everything else is
 // text kept as is (R `colClasses = "character"`; pandas dtype "string"). R and pandas are not installed on

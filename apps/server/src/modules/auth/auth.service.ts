@@ -2,7 +2,7 @@ import type { LoginResult, Role } from '@studychat/contracts';
 import type { UserRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { advanceTotpStep, findLoginAccount, lastLoginUpdate } from '../users/user.repository.js';
+import { advanceTotpStep, findLoginAccount, lastLoginUpdate } from './credentials.repository.js';
 import type { HashQueue } from '../users/hash-queue.js';
 import {
   decoyPasswordHash,
@@ -136,3 +136,8 @@ export async function login(
 export async function logout(ctx: AuthContext, sessionId: string): Promise<void> {
   await revokeSession(ctx.deps.database.db, sessionId, ctx.deps.clock().toISOString());
 }
+
+// The auth module's public API for other modules (a preview signs its test participant in; the monitor's stream
+// ends for a session no longer active).
+export { activeStaffSessionIds, insertSession } from './session.repository.js';
+export { setLastLogin } from './credentials.repository.js';

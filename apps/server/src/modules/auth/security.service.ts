@@ -1,7 +1,8 @@
 import type { SecurityStatus, TotpSetup } from '@studychat/contracts';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { toNumberOrNull } from '../../db/values.js';
-import { enableTotp, findUserById, setTotpSecret, advanceTotpStep } from '../users/user.repository.js';
+import { findUserById } from '../users/users.service.js';
+import { advanceTotpStep, enableTotp, setTotpSecret } from './credentials.repository.js';
 import { roleOf, TOTP_INVALID_MESSAGE, TOTP_PURPOSE, type AuthContext } from './auth.service.js';
 import { openSecret, sealSecret } from './secret-box.js';
 import { revokeUserSessions, unrestrictUserSessions } from './session.repository.js';

@@ -1,9 +1,9 @@
 import type { ChatRule } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { ChatThreadRow, DB } from '../../db/schema.js';
-import { holdParticipant, type ParticipantEvent } from '../journey/journey-events.repository.js';
+import { holdParticipant, type ParticipantEvent } from '../journey/journey-log.js';
 import { logChatComplete } from '../journey/journey-log.js';
-import { toProgress, type ProgressRow } from './chat.mapper.js';
+import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
 import { closeThread, listThreadMessages } from './chat.repository.js';
 
 // The chat's part in the participant's journey log: the chat step is done once the chat is complete by the

@@ -13,7 +13,7 @@ import {
   experimentBudgets,
   updateChatLimitOverrides,
 } from '../experiments/experiments.service.js';
-import { findChatLimitOverrides } from '../experiments/experiments.repository.js';
+import { findChatLimitOverrides } from '../experiments/experiments.service.js';
 import { budgetStatus, resolveChatLimits } from './chat-limits.js';
 import { experimentSpentUsd, spentByExperiment } from './chat.repository.js';
 

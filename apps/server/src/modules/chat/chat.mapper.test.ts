@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessageRow } from '../../db/schema.js';
-import { toHistory, toProgress } from './chat.mapper.js';
+import { toProgress } from '../journey/chat-facts.js';
+import { toHistory } from './chat.mapper.js';
 
 let position = 0;
 function row(

@@ -1,12 +1,4 @@
-import {
-  chatProgress,
-  isStudyCondition,
-  type StudyDefinition,
-  type ChatRule,
-  type ChatMessage,
-  type ChatProgressValues,
-  type Condition,
-} from '@studychat/contracts';
+import { isStudyCondition, type ChatMessage, type Condition, type StudyDefinition } from '@studychat/contracts';
 import type { ChatMessageRow } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';
 import type { ChatTurn } from '../../llm/chat-model.js';
@@ -51,24 +43,6 @@ export function toHistory(
 }
 
 /** What progress is counted from: each message's role, status and text, in the thread's order. */
-export type ProgressRow = Pick<ChatMessageRow, 'role' | 'status' | 'content'>;
-
-/**
- * Rounds and points (chat-progress.ts rules) from the stored thread, complete by the condition's rule (the
- * spec's unless the study sets its own). A round is a participant message the assistant answered in full:
- * a message whose reply failed and was sent again counts once, as the chat page counts it.
- */
-export function toProgress(rows: readonly ProgressRow[], rule?: ChatRule): ChatProgressValues {
-  const answered = rows.filter((row, i) => {
-    const next = rows[i + 1];
-    return row.role === 'user' && next?.role === 'assistant' && next.status === 'complete';
-  });
-  return chatProgress(
-    answered.map((row) => row.content),
-    rule,
-  );
-}
-
 /** A thread's condition if the study version declares it (docs/decisions/0061), else null. */
 export function toCondition(study: Pick<StudyDefinition, 'conditionList'>, value: string): Condition | null {
   return isStudyCondition(study, value) ? value : null;

@@ -4,7 +4,7 @@ import { jsonArray, jsonObject, parsed } from '../../db/dialect.js';
 import { hotRead } from '../../db/hot-read.js';
 import type { ChatMessageRow, ChatThreadRow, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
-import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from '../experiments/experiments.repository.js';
+import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from '../experiments/chat-limit-columns.js';
 
 type Db = Kysely<DB>;
 

@@ -13,7 +13,7 @@ import {
 } from './chat.service.js';
 import { openEventStream, type StreamOptions } from './chat.stream.js';
 import { PartialSaver, savesPerStatement } from './partial-saver.js';
-import { recordBlockedPaste } from './paste.service.js';
+import { recordBlockedPaste } from '../journey/paste.service.js';
 
 /** A reply lease lapses this long after its last renewal: a crashed holder is noticed within it. */
 const REPLY_LEASE_MS = 10_000;

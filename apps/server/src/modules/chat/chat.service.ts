@@ -31,8 +31,8 @@ import {
   toChatMessage,
   toHistory,
   toCondition,
-  toProgress,
 } from './chat.mapper.js';
+import { toProgress } from '../journey/chat-facts.js';
 import {
   experimentSpentUsd,
   insertMessage,

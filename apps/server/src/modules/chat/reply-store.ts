@@ -2,11 +2,7 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import { atomicWrites } from '../../db/atomic-writes.js';
 import type { ChatMessagesTable, DB } from '../../db/schema.js';
 import { toNumber } from '../../db/values.js';
-import {
-  holdParticipant,
-  participantEventInsert,
-  type ParticipantEvent,
-} from '../journey/journey-events.repository.js';
+import { holdParticipant, participantEventInsert, type ParticipantEvent } from '../journey/journey-log.js';
 
 // A finished reply's writes: the reply's row, the thread's running totals (its reservation settled) and, when
 // this reply completed the chat, the journey's `chat_complete` event. They are stored together or not at all.

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { ChatLimitOverrides } from '@studychat/contracts';
 import type { DB, ExperimentRow, ExperimentsTable } from '../../db/schema.js';
-import { toNumberOrNull } from '../../db/values.js';
+import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from './chat-limit-columns.js';
 
 export function listExperimentRows(db: Kysely<DB>): Promise<ExperimentRow[]> {
   return db.selectFrom('experiments').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
@@ -25,17 +25,6 @@ export async function updateExperimentRow(
   return result.numUpdatedRows > 0n;
 }
 
-/** The column of each chat limit an experiment may set (null: the default applies). */
-export const CHAT_LIMIT_COLUMN = {
-  maxMessages: 'chat_max_messages',
-  maxMessageChars: 'chat_max_message_chars',
-  replyTokens: 'chat_reply_tokens',
-  historyTokens: 'chat_history_tokens',
-  participantTokens: 'chat_participant_tokens',
-  budgetUsd: 'chat_budget_usd',
-  admitPercent: 'chat_admit_percent',
-} as const satisfies Record<keyof ChatLimitOverrides, keyof ExperimentsTable>;
-
 /** The experiment's own chat limits (nulls where the default applies), or undefined for an unknown id. */
 export async function findChatLimitOverrides(db: Kysely<DB>, id: string): Promise<ChatLimitOverrides | undefined> {
   const row = await db
@@ -44,23 +33,6 @@ export async function findChatLimitOverrides(db: Kysely<DB>, id: string): Promis
     .where('id', '=', id)
     .executeTakeFirst();
   return row && toChatLimitOverrides(row);
-}
-
-/** The experiment's chat limit columns as overrides (nulls where the default applies). */
-export function toChatLimitOverrides(
-  row: Record<Exclude<(typeof CHAT_LIMIT_COLUMN)[keyof ChatLimitOverrides], 'chat_budget_usd'>, number | null> & {
-    chat_budget_usd: number | string | null;
-  },
-): ChatLimitOverrides {
-  return {
-    maxMessages: row.chat_max_messages,
-    maxMessageChars: row.chat_max_message_chars,
-    replyTokens: row.chat_reply_tokens,
-    historyTokens: row.chat_history_tokens,
-    participantTokens: row.chat_participant_tokens,
-    budgetUsd: toNumberOrNull(row.chat_budget_usd),
-    admitPercent: row.chat_admit_percent,
-  };
 }
 
 /** Every experiment with its own chat budget (null: the default applies), for the budget warnings on the admin pages. */

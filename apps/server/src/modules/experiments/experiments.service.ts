@@ -7,14 +7,14 @@ import {
   type Experiment,
   type Pathway,
 } from '@studychat/contracts';
-import type { ExperimentsTable } from '../../db/schema.js';
+import type { ExperimentRow, ExperimentsTable } from '../../db/schema.js';
 import { toNumberOrNull } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
-import { findVersionRow } from '../studies/studies.repository.js';
-import { ensureDefaultStudyVersion } from '../studies/studies.service.js';
+import { ensureDefaultStudyVersion, findStudyVersion } from '../studies/studies.service.js';
 import { earnedCode, pathwayNotEarned } from '../journey/journey.service.js';
-import { NO_PARTICIPATION, type Requester } from '../participants/access.js';
+import type { Requester } from '../../lib/context.js';
+import { NO_PARTICIPATION } from '../journey/journey-errors.js';
 import { toExperiment } from './experiment.mapper.js';
 import {
   findExperimentCode,
@@ -22,8 +22,8 @@ import {
   pathwayOfCodeKey,
   saveCompletionCodes,
 } from './completion-codes.repository.js';
+import { CHAT_LIMIT_COLUMN } from './chat-limit-columns.js';
 import {
-  CHAT_LIMIT_COLUMN,
   findChatLimitOverrides,
   findExperimentById,
   insertExperiment,
@@ -48,6 +48,16 @@ export function experimentOrParticipationMissing(deps: AppDeps, experimentId: st
 function normaliseDescription(description: string | null | undefined): string | null {
   const trimmed = description?.trim();
   return trimmed ? trimmed : null;
+}
+
+/** Whether the experiment exists (404 EXPERIMENT_NOT_FOUND otherwise). */
+export async function requireExperiment(deps: AppDeps, id: string): Promise<void> {
+  if (!(await findExperimentById(deps.database.db, id))) throw notFound(EXPERIMENT_NOT_FOUND);
+}
+
+/** The experiment's row, or undefined (for modules that show or check its fields). */
+export function findExperiment(deps: AppDeps, id: string): Promise<ExperimentRow | undefined> {
+  return findExperimentById(deps.database.db, id);
 }
 
 export async function listExperiments(deps: AppDeps): Promise<Experiment[]> {
@@ -79,7 +89,7 @@ export async function createExperiment(
   const db = deps.database.db;
   // The experiment pins the version asked for, else the built-in study (docs/decisions/0025).
   const versionId = input.study_version_id ?? (await ensureDefaultStudyVersion(db, now));
-  if (!(await findVersionRow(db, versionId))) throw badRequest('study_version_id: no such study version');
+  if (!(await findStudyVersion(db, versionId))) throw badRequest('study_version_id: no such study version');
   await insertExperiment(db, {
     id,
     name: input.name.trim(),
@@ -202,3 +212,7 @@ export async function experimentBudgets(
     admitPercent: r.chat_admit_percent,
   }));
 }
+
+// The experiments module's public API for other modules (the chat reads an experiment's limits in its own
+// transaction).
+export { findChatLimitOverrides } from './experiments.repository.js';

@@ -66,3 +66,9 @@ export async function logAnswerChangeRefused(
     createdAt: ctx.now.toISOString(),
   });
 }
+
+/**
+ * For the writes that append a participant's events outside the gate (the chat's completing reply, a limit
+ * closing it): hold the participant against a withdrawal, and the event's insert to run with their own writes.
+ */
+export { holdParticipant, participantEventInsert, type ParticipantEvent } from './journey-events.repository.js';

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { chatRuleFor, sectionMinSeconds, type StaticSection, type StudyDefinition } from '@studychat/contracts';
 import type { AssignmentRow, DB, SectionViewRow } from '../../db/schema.js';
 import { toMillis } from '../../db/values.js';
-import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from '../chat/chat-facts.js';
-import { toAssignment } from '../participants/assignment.mapper.js';
-import { toSurveyFacts, type SurveyFacts } from '../surveys/survey-answers.js';
+import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from './chat-facts.js';
+import { toAssignment } from './assignment.mapper.js';
+import { toSurveyFacts, type SurveyFacts } from './survey-answers.js';
 import { readJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
 import { computeStep, type JourneyPosition, type JourneyRecords } from './journey-steps.js';
 

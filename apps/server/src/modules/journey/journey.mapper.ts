@@ -1,7 +1,7 @@
 import { ENTRY_CHOICE_NAMES, type Journey, type SectionTiming, type StaticSection } from '@studychat/contracts';
 import type { SectionViewRow } from '../../db/schema.js';
 import { toIso, toIsoOrNull, toNumberOrNull } from '../../db/values.js';
-import { toCompletionStatus } from '../participants/assignment.mapper.js';
+import { toCompletionStatus } from './assignment.mapper.js';
 import type { JourneyState } from './journey-records.js';
 import { pathwayAt, sectionFinishedInTime, type SectionRecord } from './journey-steps.js';
 

@@ -9,7 +9,7 @@ import {
 import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { NO_PARTICIPATION } from '../participants/access.js';
+import { NO_PARTICIPATION } from '../journey/journey-errors.js';
 import { appendEvent, countParticipantEvents } from './journey-events.repository.js';
 import { lockJourneyFacts, readJourneyFacts } from './journey-facts.repository.js';
 import { readJourneyState, toFacts, toState, type JourneyState } from './journey-records.js';

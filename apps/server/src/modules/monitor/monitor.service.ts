@@ -19,7 +19,7 @@ import { parseJsonObject, toBool, toIso, toMillis, toNumber } from '../../db/val
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
 import type { JourneyRecords } from '../journey/journey-steps.js';
-import { baselineOf, entryChoiceOf } from '../surveys/survey-answers.js';
+import { baselineOf, entryChoiceOf } from '../journey/survey-answers.js';
 import {
   countLoggedInNotJoined,
   findMonitorSettings,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { activeStaffSessionIds } from '../auth/session.repository.js';
+import { activeStaffSessionIds } from '../auth/auth.service.js';
 import { eventsAfter, latestSeq } from './monitor.repository.js';
 
 // The monitor's live updates (docs/decisions/0031). Each server process polls the shared event log by

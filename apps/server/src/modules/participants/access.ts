@@ -3,14 +3,8 @@ import type { AssignmentRow, DB } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { findAssignment } from './assignments.repository.js';
 
-/** Who is asking: the authenticated caller. */
-export interface Requester {
-  userId: string;
-  isAdmin: boolean;
-}
-
-export const NO_PARTICIPATION =
-  'No participation found for this experiment. Please start again from the Prolific link.';
+import type { Requester } from '../../lib/context.js';
+import { NO_PARTICIPATION } from '../journey/journey-errors.js';
 
 /** A participant reads only their own records; admins may read anyone's. */
 export function assertSelfOrAdmin(requester: Requester, userId: string): void {

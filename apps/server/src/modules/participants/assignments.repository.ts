@@ -4,8 +4,7 @@ import { forKeyShare } from '../../db/dialect.js';
 import { hotRead } from '../../db/hot-read.js';
 import type { AssignmentRow, AssignmentsTable, DB } from '../../db/schema.js';
 
-/** What the completion status shows of an assignment. */
-export type CompletionColumns = Pick<AssignmentRow, 'completed_at' | 'completion_pathway' | 'completion_code'>;
+import type { CompletionColumns } from '../journey/assignment.mapper.js';
 
 const completionRead = hotRead('findCompletion', ['userId', 'experimentId'], (db, p) =>
   db

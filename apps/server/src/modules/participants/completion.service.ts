@@ -2,7 +2,7 @@ import type { CompletionStatus, Pathway } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { experimentOrParticipationMissing } from '../experiments/experiments.service.js';
 import { journeyWrite } from '../journey/journey.service.js';
-import { toCompletionStatus } from './assignment.mapper.js';
+import { toCompletionStatus } from '../journey/assignment.mapper.js';
 import { recordCompletionOf } from './assignments.repository.js';
 
 /**

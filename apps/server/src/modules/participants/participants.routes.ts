@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { participantRoutes } from '@studychat/contracts';
+import { participantRoutes, studyRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
@@ -10,6 +10,7 @@ import {
   getAssignment,
   getCompletionStatus,
   giveConsent,
+  participantStudyView,
   updateProlificId,
 } from './participants.service.js';
 import { assignCondition } from './randomisation.service.js';
@@ -45,6 +46,10 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   route(app, participantRoutes.admission, {}, (request) =>
     getAdmission(deps, ctx.config.chatLimits, request.params.experimentId),
   );
+  route(app, studyRoutes.participantView, user, (request) => {
+    const { userId, role } = caller(request);
+    return participantStudyView(deps, request.params.experimentId, role === 'participant' ? userId : null);
+  });
   route(app, participantRoutes.status, user, (request) =>
     getCompletionStatus(deps, caller(request).userId, request.params.experimentId),
   );

@@ -1,4 +1,5 @@
 import {
+  type ParticipantStudy,
   NOT_ADMITTING_TEXT,
   type Admission,
   type Assignment,
@@ -10,7 +11,8 @@ import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { admitsNew } from '../chat/chat-limits.service.js';
-import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { EXPERIMENT_NOT_FOUND, requireExperiment } from '../experiments/experiments.service.js';
+import { experimentStudyView } from '../studies/studies.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
 import {
@@ -20,10 +22,10 @@ import {
   prolificIdWithdrawn,
   prolificMismatch,
   requireAssignment,
-  type Requester,
 } from './access.js';
+import type { Requester } from '../../lib/context.js';
 import { isWithdrawn } from '../withdrawal/withdrawn-ids.js';
-import { toAssignment, toCompletionStatus } from './assignment.mapper.js';
+import { toAssignment, toCompletionStatus } from '../journey/assignment.mapper.js';
 import { readJoinFacts } from './join-facts.repository.js';
 import {
   claimProlificId,
@@ -199,3 +201,21 @@ export async function getCompletionStatus(
 ): Promise<CompletionStatus> {
   return toCompletionStatus(await findCompletion(deps.database.db, userId, experimentId));
 }
+
+/**
+ * The study of an experiment as a participant's browser gets it (studies.service.ts experimentStudyView). A
+ * participant (`participantId`) reads only the study of an experiment they have joined (404 otherwise, as every
+ * participant route); staff (null) read any.
+ */
+export async function participantStudyView(
+  deps: AppDeps,
+  experimentId: string,
+  participantId: string | null,
+): Promise<ParticipantStudy> {
+  if (participantId !== null) await requireAssignment(deps.database.db, participantId, experimentId);
+  await requireExperiment(deps, experimentId);
+  return experimentStudyView(deps, experimentId);
+}
+
+// The participants module's public API for other modules (a preview joins its test participant itself).
+export { claimProlificId, findAssignment, insertAssignmentOnce } from './assignments.repository.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Assignment, AssignmentReply, CompletionStatus, GeneratedCredential, Journey } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { NO_PARTICIPATION } from './access.js';
+import { NO_PARTICIPATION } from '../journey/journey-errors.js';
 import { assignmentOf, createExperiment, participantAt, send } from './journey.fixtures.js';
 
 type ErrorBody = { error: string; code: string };

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
-import { toAssignment } from './assignment.mapper.js';
+import { toAssignment } from '../journey/assignment.mapper.js';
 import { recordCondition } from './assignments.repository.js';
 import { permutedBlock, stratumFor } from './permuted-block.js';
 

@@ -11,13 +11,11 @@ import {
 import type { DB } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.service.js';
-import type { AuthContext } from '../auth/auth.service.js';
-import { insertSession } from '../auth/session.repository.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
-import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
+import { insertSession, setLastLogin, type AuthContext } from '../auth/auth.service.js';
+import { EXPERIMENT_NOT_FOUND, findExperiment } from '../experiments/experiments.service.js';
 import { logJoined } from '../journey/journey-log.js';
-import { claimProlificId, findAssignment, insertAssignmentOnce } from '../participants/assignments.repository.js';
-import { findUserById, insertUser, setLastLogin } from '../users/user.repository.js';
+import { claimProlificId, findAssignment, insertAssignmentOnce } from '../participants/participants.service.js';
+import { findUserById, insertUser } from '../users/users.service.js';
 import { generatePassword, hashGeneratedPassword } from '../users/password.js';
 import { insertPreviewLink, useLinkOnce } from './preview.repository.js';
 
@@ -42,7 +40,7 @@ export async function createPreview(
 ): Promise<PreviewLink> {
   const { deps } = auth;
   const { db } = deps.database;
-  if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  if (!(await findExperiment(deps, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   // The admin picks among the conditions of the experiment's study version (docs/decisions/0061).
   const study = await deps.studies(experimentId);
   if (!isStudyCondition(study, condition))

@@ -10,7 +10,6 @@ import {
   createStudyVersion,
   getStudyVersion,
   listStudyVersions,
-  participantStudyView,
   pinStudyVersion,
   updateStudyVersion,
 } from './studies.service.js';
@@ -73,8 +72,4 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
     },
     (request) => pinStudyVersion(deps, request.params.id, request.body.study_version_id, prices),
   );
-  route(app, studyRoutes.participantView, { guards: [guards.requireUser] }, (request) => {
-    const { userId, role } = caller(request);
-    return participantStudyView(deps, request.params.experimentId, role === 'participant' ? userId : null);
-  });
 }

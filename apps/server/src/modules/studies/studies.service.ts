@@ -1,4 +1,3 @@
-import { requireAssignment } from '../participants/access.js';
 import {
   studyDefinition,
   validateStudyDefinition,
@@ -12,7 +11,6 @@ import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
 import { unpricedModels } from './study-prices.js';
 import { parseDefinition, toStudyVersion, toStudyVersionSummary } from './studies.mapper.js';
 import {
@@ -215,17 +213,10 @@ export async function pinStudyVersion(
 }
 
 /**
- * What a participant's browser gets: the experiment's study without the chat's prompts and scripted replies.
- * A participant (`participantId`) reads only the study of an experiment they have joined (404 otherwise, as
- * every participant route); staff (null) read any.
+ * What a participant's browser gets of an experiment's study: no chat prompts or scripted replies, no researchers'
+ * names of the pathways. Who may read it is the caller's rule (participants.service.ts participantStudyView).
  */
-export async function participantStudyView(
-  deps: AppDeps,
-  experimentId: string,
-  participantId: string | null,
-): Promise<ParticipantStudy> {
-  if (participantId !== null) await requireAssignment(deps.database.db, participantId, experimentId);
-  if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound('Experiment not found');
+export async function experimentStudyView(deps: AppDeps, experimentId: string): Promise<ParticipantStudy> {
   const { versionId, definition } = await loadExperimentStudy(deps.database.db, experimentId);
   // The researchers' names of the pathways (docs/decisions/0056) stay here with the prompts.
   const { chat, pathways: _researchersOnly, ...content } = definition;
@@ -233,3 +224,6 @@ export async function participantStudyView(
   const { fallbackGreetings, completion } = chat;
   return { ...content, chat: { fallbackGreetings, ...(completion ? { completion } : {}) }, version_id: versionId };
 }
+
+// The studies module's public API for other modules.
+export { findVersionRow as findStudyVersion } from './studies.repository.js';

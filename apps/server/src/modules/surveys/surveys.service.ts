@@ -1,13 +1,17 @@
 import type { Journey, StudyDefinition, SurveySubmission, SurveyType } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
-import { EXPERIMENT_NOT_FOUND, experimentOrParticipationMissing } from '../experiments/experiments.service.js';
+import {
+  EXPERIMENT_NOT_FOUND,
+  experimentOrParticipationMissing,
+  findExperiment,
+} from '../experiments/experiments.service.js';
 import { parseJsonObject } from '../../db/values.js';
 import { journeyWriteThenIf, type StepEvent } from '../journey/journey.service.js';
 import { logAnswerChangeRefused } from '../journey/journey-log.js';
 import type { JourneyWrite } from '../journey/journey-steps.js';
-import { assertSelf, type Requester } from '../participants/access.js';
+import type { Requester } from '../../lib/context.js';
+import { assertSelf } from '../participants/access.js';
 import { findSurveyResponse, insertSurveyResponseOnce } from './surveys.repository.js';
 import { checkAnswers, checkPostAnswer } from './survey-questions.js';
 
@@ -54,7 +58,7 @@ export async function submitSurvey(
     else checkAnswers(study, submission.survey_type, submission.responses);
   } catch (refused) {
     // An unknown experiment (checked against the built-in study) is 404 before its answers are judged.
-    if (!(await findExperimentById(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+    if (!(await findExperiment(deps, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
     throw refused;
   }
 

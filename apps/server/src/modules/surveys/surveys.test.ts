@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Journey } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { NO_PARTICIPATION } from '../participants/access.js';
+import { NO_PARTICIPATION } from '../journey/journey-errors.js';
 import {
   chatRounds,
   createExperiment,

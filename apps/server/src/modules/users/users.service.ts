@@ -63,3 +63,6 @@ export async function bootstrapAdmin(
   }
   return { created: true, email: user.email, generatedPassword, passwordFile };
 }
+
+// The users module's public API for other modules (they never import its repository).
+export { findUserById, insertUser } from './user.repository.js';

@@ -1,7 +1,7 @@
+import { findExperiment } from '../experiments/experiments.service.js';
 import type { WithdrawReply } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
-import { findExperimentById } from '../experiments/experiments.repository.js';
 import { deleteParticipantData, lockAssignmentsByPid } from './withdrawal.repository.js';
 import { markWithdrawn } from './withdrawn-ids.js';
 
@@ -16,7 +16,7 @@ export async function withdrawParticipant(
   prolificId: string,
 ): Promise<WithdrawReply> {
   const { database } = deps;
-  if (!(await findExperimentById(database.db, experimentId))) throw notFound('Experiment not found');
+  if (!(await findExperiment(deps, experimentId))) throw notFound('Experiment not found');
   return database.db.transaction().execute(async (trx) => {
     // Locked first, before any row of theirs is deleted: their writes under way finish before the deletes read,
     // and later ones find nothing to write to (0074).

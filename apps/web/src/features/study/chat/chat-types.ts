@@ -15,5 +15,5 @@ export type Progress = ChatProgressValues & { closed: ChatClosure | null };
 
 export const NO_PROGRESS: Progress = { rounds: 0, chars: 0, points: 0, complete: false, closed: null };
 
-/** Until the server says otherwise: the default limits (README, "Chat limits"). */
+/** Until the server says otherwise: the default limits (docs/operating.md, "Chat limits"). */
 export const DEFAULT_LIMITS: ChatLimitsView = { maxMessageChars: 1000, messagesLeft: 30 };

@@ -1,11 +1,11 @@
 import { MAX_LOGGED_PASTES } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
-import { appendEvent, countParticipantEvents } from '../journey/journey-events.repository.js';
-import { lockJourneyFacts } from '../journey/journey-facts.repository.js';
-import { toFacts, toState } from '../journey/journey-records.js';
-import { stepOutOfOrder } from '../journey/journey.service.js';
-import { NO_PARTICIPATION } from '../participants/access.js';
+import { appendEvent, countParticipantEvents } from './journey-events.repository.js';
+import { lockJourneyFacts } from './journey-facts.repository.js';
+import { toFacts, toState } from './journey-records.js';
+import { stepOutOfOrder } from './journey.service.js';
+import { NO_PARTICIPATION } from './journey-errors.js';
 
 // A paste (or drop) the chat box blocked is recorded as a journey event `paste_blocked` with the pasted
 // length, never the text (docs/decisions/0028): the data package counts them per participant.

@@ -1,7 +1,9 @@
 import { PATHWAYS, STRATA, type Assignment, type CompletionStatus } from '@studychat/contracts';
 import type { AssignmentRow } from '../../db/schema.js';
 import { toBool, toIso, toIsoOrNull } from '../../db/values.js';
-import type { CompletionColumns } from './assignments.repository.js';
+
+/** What the completion status shows of an assignment. */
+export type CompletionColumns = Pick<AssignmentRow, 'completed_at' | 'completion_pathway' | 'completion_code'>;
 
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | null {
   return values.find((v) => v === value) ?? null;

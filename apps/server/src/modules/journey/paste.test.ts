@@ -4,7 +4,7 @@ import { chatClient } from '../../../test/chat.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { at, buildAssignment, buildExperiment } from '../../../test/factories.js';
 import { csvObjects } from '../analytics/parse-csv.testing.js';
-import { MAX_LOGGED_PASTES } from './paste.service.js';
+import { MAX_LOGGED_PASTES } from '../journey/paste.service.js';
 
 // Blocked pastes in the chat box are recorded as `paste_blocked` journey events with the length only
 // (docs/decisions/0028); participants.csv counts them.

@@ -1,7 +1,29 @@
-import type { ChatCloseReason, ChatProgressValues, ChatRule } from '@studychat/contracts';
-import { CHAT_CLOSE_REASONS } from '@studychat/contracts';
-import type { ChatThreadRow } from '../../db/schema.js';
-import { toProgress, type ProgressRow } from './chat.mapper.js';
+import {
+  CHAT_CLOSE_REASONS,
+  chatProgress,
+  type ChatCloseReason,
+  type ChatProgressValues,
+  type ChatRule,
+} from '@studychat/contracts';
+import type { ChatMessageRow, ChatThreadRow } from '../../db/schema.js';
+
+export type ProgressRow = Pick<ChatMessageRow, 'role' | 'status' | 'content'>;
+
+/**
+ * Rounds and points (chat-progress.ts rules) from the stored thread, complete by the condition's rule (the
+ * spec's unless the study sets its own). A round is a participant message the assistant answered in full:
+ * a message whose reply failed and was sent again counts once, as the chat page counts it.
+ */
+export function toProgress(rows: readonly ProgressRow[], rule?: ChatRule): ChatProgressValues {
+  const answered = rows.filter((row, i) => {
+    const next = rows[i + 1];
+    return row.role === 'user' && next?.role === 'assistant' && next.status === 'complete';
+  });
+  return chatProgress(
+    answered.map((row) => row.content),
+    rule,
+  );
+}
 
 /** What the journey needs to know of a participant's chat: the thread, its progress, whether a limit ended it. */
 export interface ChatFacts {
