@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # StudyChat: the built web app and the bundled server on a slim Node image, run as the unprivileged `node`
-# user. `docker compose up -d --build --wait` builds and starts it with PostgreSQL and Caddy (README, Deploy).
+# user. `docker compose up -d --build --wait` builds and starts it with PostgreSQL and Caddy (docs/operating.md, Deploy).
 # The container runs the same production entry as `npm start`: node apps/server/dist/main.js.
 
 ARG NODE_VERSION=22
