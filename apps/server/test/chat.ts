@@ -1,3 +1,4 @@
+import type { ChatStreamProgress } from '@studychat/contracts';
 import { studyDefinition, type Condition } from '@studychat/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
@@ -43,8 +44,8 @@ export const REAL_INFO: ChatReplyInfo = {
   thinking: [{ type: 'thinking', thinking: 'The parent asks about safety.' }, { type: 'redacted_thinking' }],
 };
 
-/** `data:` payloads of an event-stream body, in order. */
-export function events(res: LightMyRequestResponse | string): string[] {
+/** Every `data:` payload of an event-stream body, in order. */
+export function allEvents(res: LightMyRequestResponse | string): string[] {
   const body = typeof res === 'string' ? res : res.body;
   expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
   return body
@@ -54,6 +55,17 @@ export function events(res: LightMyRequestResponse | string): string[] {
       expect(block.startsWith('data: ')).toBe(true);
       return block.slice('data: '.length);
     });
+}
+
+/** The spec's events of a chat stream (text, error, [DONE]), in order: the progress event before [DONE] left out. */
+export function events(res: LightMyRequestResponse | string): string[] {
+  return allEvents(res).filter((data) => !data.startsWith('{"progress":'));
+}
+
+/** The progress event a stored reply ends its stream with (contracts' chat-stream.ts), or undefined. */
+export function progressEvent(res: LightMyRequestResponse | string): ChatStreamProgress | undefined {
+  const data = allEvents(res).find((d) => d.startsWith('{"progress":'));
+  return data === undefined ? undefined : (JSON.parse(data) as ChatStreamProgress);
 }
 
 export function streamedText(res: LightMyRequestResponse): string {

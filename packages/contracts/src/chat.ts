@@ -75,10 +75,6 @@ export const ThreadMessagesReply = z.object({
 });
 export type ThreadMessagesReply = z.infer<typeof ThreadMessagesReply>;
 
-/** One `data:` line of the chat event stream; the stream ends with `data: [DONE]`. */
-export const ChatStreamEvent = z.union([z.object({ text: z.string() }), z.object({ error: z.string() })]);
-export type ChatStreamEvent = z.infer<typeof ChatStreamEvent>;
-
 /** A paste the chat box blocked: its length only, never the text (docs/decisions/0028). */
 export const PasteBlockedBody = z
   .object({

@@ -22,3 +22,4 @@ export * from './study/index.js';
 export * from './chat-progress.js';
 export * from './event-stream.js';
 export * from './flow/index.js';
+export * from './chat-stream.js';

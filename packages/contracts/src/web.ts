@@ -19,6 +19,7 @@ export * from './flow/rules.js';
 export * from './flow/checks.js';
 export * from './flow/answers.js';
 export * from './event-stream.js';
+export * from './chat-stream.js';
 export * from './chat-limits.js';
 export type * from './chat-settings.js';
 export type { CodeKey, Condition, ErrorCode, ErrorReply, JourneyStep, Pathway } from './common.js';

@@ -1,4 +1,10 @@
-import { perConditionPart, type ChatModelSettings, type ChatRule, type StudyDefinition } from '@studychat/contracts';
+import {
+  perConditionPart,
+  type ChatCloseReason,
+  type ChatModelSettings,
+  type ChatRule,
+  type StudyDefinition,
+} from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
@@ -7,7 +13,7 @@ import { modelSettings } from '../../llm/model-settings.js';
 import { costOf, noPriceMessage, type ModelPrice } from '../../llm/pricing.js';
 import { replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
-import type { ProgressRow } from '../journey/chat-facts.js';
+import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
 import { toCondition } from './chat.mapper.js';
 import { chatCompletedBy, closeChat } from './chat-journey.js';
 import { experimentSpentUsd, releaseReplyLease, renewReplyLease } from './chat.repository.js';
@@ -197,7 +203,16 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     if (failure !== null) sink.error(g.initial ? MODEL_ERRORS.initial : participantError(failure));
     // An empty greeting is not replayed: the page shows its canned one and the next request tries again.
     else if (empty && g.initial) sink.error(MODEL_ERRORS.initial);
-    await closeIfLimitReached(ctx, g, after);
+    const closedBy = await closeIfLimitReached(ctx, g, after);
+    // Where the reply left the chat, so the page needs no read after it (contracts' chat-stream.ts).
+    const { limits } = g.state;
+    sink.progress({
+      progress: { ...toProgress([...g.before, reply], g.state.rule), closed: closedBy ? { reason: closedBy } : null },
+      limits: {
+        maxMessageChars: limits.maxMessageChars,
+        messagesLeft: Math.max(0, limits.maxMessages - after.userMessages),
+      },
+    });
   } catch (error) {
     ctx.log.error({ err: error, threadId: thread.id }, 'could not store the assistant message');
     sink.error(MODEL_ERRORS.notSaved);
@@ -218,7 +233,7 @@ async function closeIfLimitReached(
   ctx: ChatContext,
   g: Generation,
   after: { tokensUsed: number; userMessages: number },
-): Promise<void> {
+): Promise<Exclude<ChatCloseReason, 'completed'> | null> {
   const { db } = ctx.deps.database;
   const { thread, limits } = g.state;
   const reason = reachedLimit(limits, {
@@ -227,4 +242,5 @@ async function closeIfLimitReached(
     experimentSpentUsd: limits.budgetUsd === null ? null : await experimentSpentUsd(db, thread.experiment_id),
   });
   if (reason !== null) await closeChat(db, thread, reason, g.state.rule, ctx.deps.clock());
+  return reason;
 }

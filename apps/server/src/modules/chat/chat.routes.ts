@@ -11,7 +11,7 @@ import {
   prepareReply,
   type ChatContext,
 } from './chat.service.js';
-import { openEventStream, type StreamOptions } from './chat.stream.js';
+import { openChatStream, type StreamOptions } from './chat.stream.js';
 import { PartialSaver, savesPerStatement } from './partial-saver.js';
 import { recordBlockedPaste } from '../journey/paste.service.js';
 
@@ -66,12 +66,12 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
   // A stream is sent from inside the handler, once what could refuse the request has been checked.
   route(app, chatRoutes.initialMessage, { guards }, async (request, reply) => {
     const run = await prepareInitialMessage(chat, caller(request).userId, request.params.threadId);
-    await run(openEventStream(reply, stream));
+    await run(openChatStream(reply, stream));
   });
 
   route(app, chatRoutes.sendMessage, { guards }, async (request, reply) => {
     const run = await prepareReply(chat, caller(request).userId, request.params.threadId, request.body.message);
-    await run(openEventStream(reply, stream));
+    await run(openChatStream(reply, stream));
   });
 
   route(app, chatRoutes.messages, { guards }, (request) =>

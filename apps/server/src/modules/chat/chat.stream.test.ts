@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { openEventStream, STREAM_IDLE_MESSAGE, type ReplySink, type Ticker } from './chat.stream.js';
+import type { Ticker } from '../../lib/event-stream.js';
+import { openChatStream, STREAM_IDLE_MESSAGE, type ReplySink } from './chat.stream.js';
 
 /** A ticker the test drives by hand. */
 function manualTicker() {
@@ -19,7 +20,7 @@ async function streamApp(ticker: Ticker, idleMs: number) {
   const app = Fastify({ logger: false });
   let sink: ReplySink | undefined;
   app.get('/stream', async (_request, reply) => {
-    sink = openEventStream(reply, { heartbeatMs: 1000, idleMs, ticker });
+    sink = openChatStream(reply, { heartbeatMs: 1000, idleMs, ticker });
     sink.text('hello');
     await new Promise<void>((resolve) => reply.raw.on('close', () => resolve()));
   });

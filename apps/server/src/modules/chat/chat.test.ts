@@ -1,9 +1,18 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CHAT_MESSAGE_MAX_LENGTH, studyDefinition } from '@studychat/contracts';
+import { CHAT_MESSAGE_MAX_LENGTH, studyDefinition, type ThreadMessagesReply } from '@studychat/contracts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestApp } from '../../../test/app.js';
-import { chatClient, events, gate, REAL_INFO, streamedText, SwitchableModel } from '../../../test/chat.js';
+import {
+  allEvents,
+  chatClient,
+  events,
+  gate,
+  progressEvent,
+  REAL_INFO,
+  streamedText,
+  SwitchableModel,
+} from '../../../test/chat.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { toBool, toNumberOrNull } from '../../db/values.js';
 import { ChatModelError } from '../../llm/errors.js';
@@ -156,6 +165,14 @@ describe.each(TEST_DIALECTS)('chat routes on %s', (dialect) => {
         JSON.stringify({ text: 'very safe.' }),
         '[DONE]',
       ]);
+      // Before [DONE], where the reply left the chat: the page needs no read after it.
+      const thread = expectJson<ThreadMessagesReply>(
+        await t().app.inject({ method: 'GET', url: `/api/chat/threads/${threadId}/messages`, headers: user.headers }),
+        200,
+      );
+      expect(allEvents(res).at(-2)).toMatch(/^\{"progress":/);
+      expect(progressEvent(res)).toEqual({ progress: thread.progress, limits: thread.limits });
+      expect(thread.progress).toMatchObject({ rounds: 1, complete: false, closed: null });
 
       const rows = await storedMessages(threadId);
       expect(rows.map((r) => [r.position, r.role, r.content, r.status])).toEqual([

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IdParams, monitorRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../lib/context.js';
+import { openEventStream } from '../../lib/event-stream.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import { MonitorHub } from './monitor.stream.js';
@@ -60,43 +61,21 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
     handler: async (request, reply) => {
       const experimentId = request.params.id;
       if (!(await findMonitorSettings(deps.database.db, experimentId))) throw notFound('Experiment not found');
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (typeof value === 'string') headers[name] = value;
-      }
-      reply.hijack();
-      const res = reply.raw;
-      res.on('error', () => undefined);
-      res.writeHead(200, {
-        ...headers,
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-      });
-      const open = () => !res.destroyed && !res.writableEnded;
+      const stream = openEventStream(reply, { heartbeatMs: timing.keepAliveMs });
       // Set once subscribed (the connection may close before that).
       const subscription: { cancel?: () => void } = {};
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        clearInterval(keepAlive);
-        clearTimeout(lifetime);
-        subscription.cancel?.();
-        if (open()) res.end('data: [DONE]\n\n');
-      };
-      const keepAlive = setInterval(() => open() && res.write(': keep-alive\n\n'), timing.keepAliveMs);
-      keepAlive.unref();
+      const end = () => stream.end('data: [DONE]\n\n');
       // A bounded lifetime (the browser reconnects); a revoked session or a lost role ends it at the next poll.
       const lifetime = setTimeout(end, timing.maxMs);
       lifetime.unref();
-      res.on('close', end);
+      stream.onClose(() => {
+        clearTimeout(lifetime);
+        subscription.cancel?.();
+      });
       let unsubscribe: () => void;
       try {
         unsubscribe = await hub.subscribe(experimentId, {
-          tick: (tick) => {
-            if (open()) res.write(`data: ${JSON.stringify(tick)}\n\n`);
-          },
+          tick: (tick) => stream.write(`data: ${JSON.stringify(tick)}\n\n`),
           sessionId: caller(request).sessionId,
           end,
         });
@@ -107,7 +86,7 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
         return;
       }
       // Closed while subscribing: nothing else will unsubscribe.
-      if (ended) unsubscribe();
+      if (!stream.open) unsubscribe();
       else subscription.cancel = unsubscribe;
     },
   });
