@@ -88,7 +88,7 @@ describe('readStream', () => {
   it.each([1, 2, 3, 5, 7])('reassembles text cut every %i bytes, through lines and UTF-8 characters', async (size) => {
     const pieces: string[] = [];
     const result = await readStream(bytesStream(everyNBytes(body, size)), { onText: (t) => pieces.push(t) });
-    expect(result).toEqual({ text: 'Grüße, naïve 👋 café', error: null, done: true });
+    expect(result).toEqual({ text: 'Grüße, naïve 👋 café', error: null, done: true, after: null });
     expect(pieces).toEqual(['Grüße, ', 'naïve 👋 café']);
   });
 
@@ -96,7 +96,7 @@ describe('readStream', () => {
     const result = await readStream(
       textStream([data({ text: 'part' }), data({ error: 'Model failed' }), data('[DONE]')]),
     );
-    expect(result).toEqual({ text: 'part', error: 'Model failed', done: true });
+    expect(result).toEqual({ text: 'part', error: 'Model failed', done: true, after: null });
   });
 
   it('stops at [DONE] and ignores anything after it', async () => {
@@ -110,7 +110,7 @@ describe('readStream', () => {
 
   it('says when the stream ended without [DONE]', async () => {
     const result = await readStream(textStream([data({ text: 'cut' })]));
-    expect(result).toEqual({ text: 'cut', error: null, done: false });
+    expect(result).toEqual({ text: 'cut', error: null, done: false, after: null });
   });
 
   it('turns a dropped connection into StreamInterruptedError carrying the text so far', async () => {
@@ -153,7 +153,7 @@ describe('streamEndpoint', () => {
       params: { threadId: THREAD },
       body: { message: 'Hi there' },
     });
-    expect(result).toEqual({ text: 'Hello', error: null, done: true });
+    expect(result).toEqual({ text: 'Hello', error: null, done: true, after: null });
     const [url, init] = (fetchMock.mock.calls as unknown as [string, RequestInit][])[0] ?? [];
     expect(url).toBe(`/api/chat/threads/${THREAD}/messages`);
     expect(init?.method).toBe('POST');
@@ -220,5 +220,18 @@ describe('streamEndpoint', () => {
     await expect(
       streamEndpoint(endpoints.chat.initialMessage, { params: { threadId: THREAD }, signal: controller.signal }),
     ).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('the progress event', () => {
+  it('is read before [DONE] and kept apart from the text', async () => {
+    const after = {
+      progress: { rounds: 1, chars: 5, points: 12.5, complete: false, closed: null },
+      limits: { maxMessageChars: 1000, messagesLeft: 29 },
+    };
+    const body = `data: {"text":"Hi"}\n\ndata: ${JSON.stringify(after)}\n\ndata: [DONE]\n\n`;
+    const stream = new Response(body).body;
+    if (!stream) throw new Error('no body');
+    expect(await readStream(stream)).toEqual({ text: 'Hi', error: null, done: true, after });
   });
 });

@@ -1,11 +1,21 @@
 // Reads the chat event streams (spec section 7): `data:` lines holding JSON `{text}` or `{error}`,
 // ending with `data: [DONE]`. fetch + a stream reader rather than EventSource, which can neither
 // POST a body nor send the Bearer header.
-import { EventStreamParser, type Endpoint, type RouteDef } from '@studychat/contracts/web';
+import {
+  EventStreamParser,
+  readChatStreamEvent,
+  type ChatStreamProgress,
+  type Endpoint,
+  type RouteDef,
+} from '@studychat/contracts/web';
 import { sendRequest, type RequestInput } from './api';
 
 /** One parsed event of a chat stream. */
-export type SseEvent = { type: 'text'; text: string } | { type: 'error'; error: string } | { type: 'done' };
+export type SseEvent =
+  | { type: 'text'; text: string }
+  | { type: 'error'; error: string }
+  | { type: 'progress'; after: ChatStreamProgress }
+  | { type: 'done' };
 
 /**
  * Splits decoded text into the chat's events, with the event-stream parser the server reads its providers with
@@ -36,19 +46,14 @@ export class SseParser {
   }
 }
 
+/** An event's data as the chat's stream defines it (contracts' chat-stream.ts); null for anything else. */
 function parsePayload(payload: string): SseEvent | null {
-  if (payload.trim() === '[DONE]') return { type: 'done' };
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return null; // not ours: ignore rather than break the stream
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
-  if (typeof record.error === 'string') return { type: 'error', error: record.error };
-  if (typeof record.text === 'string') return { type: 'text', text: record.text };
-  return null;
+  const event = readChatStreamEvent(payload);
+  if (event === null) return null;
+  if (event === 'done') return { type: 'done' };
+  if ('error' in event) return { type: 'error', error: event.error };
+  if ('text' in event) return { type: 'text', text: event.text };
+  return { type: 'progress', after: event };
 }
 
 export interface StreamHandlers {
@@ -63,6 +68,8 @@ export interface StreamResult {
   error: string | null;
   /** Whether `[DONE]` arrived (false: the stream ended early). */
   done: boolean;
+  /** Where the stored reply left the chat (sent before [DONE]); null when the server sent none. */
+  after: ChatStreamProgress | null;
 }
 
 /**
@@ -101,7 +108,7 @@ export async function readStream(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parser = new SseParser();
-  const result: StreamResult = { text: '', error: null, done: false };
+  const result: StreamResult = { text: '', error: null, done: false, after: null };
   const onAbort = () => void reader.cancel().catch(() => undefined);
   signal?.addEventListener('abort', onAbort);
 
@@ -113,6 +120,8 @@ export async function readStream(
       }
       if (event.type === 'error') {
         result.error ??= event.error;
+      } else if (event.type === 'progress') {
+        result.after = event.after;
       } else if (event.text) {
         result.text += event.text;
         handlers.onText?.(event.text);

@@ -407,21 +407,18 @@ describe('ChatPage: progress and Proceed', () => {
     expect(localStorage.getItem('token')).not.toBeNull();
   });
 
-  it('takes rounds and points from the server rather than its own count', async () => {
-    newThreadServer({
-      [paths.messages]: () =>
-        json(200, {
-          threadId: THREAD,
-          ...THREAD_EXTRA,
-          messages: [message(1, 'assistant', GREETING)],
-          progress: progress(3, 140),
-        }),
+  it('takes rounds and points from the reply stream’s last event rather than its own count, with no read after', async () => {
+    const server = newThreadServer({
+      [paths.send]: () =>
+        sse([{ text: 'Reply' }, { progress: progress(3, 140), limits: { maxMessageChars: 1000, messagesLeft: 7 } }]),
     });
     const user = userEvent.setup();
     await startChat(user);
+    const reads = server.calls.filter((c) => c.method === 'GET' && c.url.endsWith('/messages')).length;
     await user.type(input(), 'Hi{Enter}');
     await waitFor(() => expect(screen.getByText('Rounds: 3/3')).toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Proceed' })).toBeEnabled();
+    expect(server.calls.filter((c) => c.method === 'GET' && c.url.endsWith('/messages'))).toHaveLength(reads);
   });
 });
 

@@ -1,37 +1,23 @@
 import {
   chatFallbackGreetings,
   chatPoints,
-  endpoints,
   isChatComplete,
   SPEC_CHAT_RULE,
-  type ChatLimitsView,
-  type ChatMessage,
-  type ChatProgress,
   type ChatRule,
   type Condition,
 } from '@studychat/contracts/web';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError } from '../../../lib/api';
-import { streamEndpoint, StreamInterruptedError } from '../../../lib/sse';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { ApiError } from '../../../lib/api';
+import { StreamInterruptedError } from '../../../lib/sse';
+import { initiate, readThread, sendMessage, storedOpening, streamOpening, toProgress } from './chat-api';
 import { initializeError, MISSING_PROPS_ERROR, sendError, startError } from './chat-errors';
+import { chatReducer, initialChat, type ChatData } from './chat-state';
 import { loadChat, saveChat, type StoredChat } from './chat-storage';
-import { DEFAULT_LIMITS, NO_PROGRESS, type Progress, type UiMessage } from './chat-types';
+import { NO_PROGRESS, type Progress, type UiMessage } from './chat-types';
 
-/**
- * idle: no thread yet (Start Conversation); restoring: re-reading a stored thread from the server;
- * starting: creating the thread; streaming: a reply is arriving (or being written for an earlier
- * visit: the page follows it); ready: the participant may send.
- */
-export type ChatStatus = 'idle' | 'restoring' | 'starting' | 'streaming' | 'ready';
+export type { ChatStatus } from './chat-state';
 
-export interface ChatState {
-  status: ChatStatus;
-  threadId: string | null;
-  messages: UiMessage[];
-  progress: Progress;
-  limits: ChatLimitsView;
-  error: string | null;
-  draft: string;
+export interface ChatState extends ChatData {
   setDraft: (text: string) => void;
   start: () => Promise<void>;
   send: () => Promise<void>;
@@ -48,30 +34,15 @@ const nowIso = () => new Date().toISOString();
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function toUi(messages: ChatMessage[]): UiMessage[] {
-  return messages.map(({ id, role, content, created_at, status }) => ({
-    id,
-    role,
-    content,
-    created_at,
-    status,
-    // A reply still being written with nothing yet shows the typing dots.
-    loading: status === 'streaming' && content === '',
-  }));
-}
-
 /** The built-in study's greeting, when the study's own could not be read. */
 function builtInGreeting(condition: Condition | null): string {
   return condition === 'control' ? chatFallbackGreetings.control : chatFallbackGreetings.mmr;
 }
 
-function toProgress(p: ChatProgress): Progress {
-  return { rounds: p.rounds, chars: p.chars, points: p.points, complete: p.complete, closed: p.closed ?? null };
-}
-
 /**
  * The chat's state and actions; the server is the source of truth, local storage a cache. `serverThreadId`
- * is the thread the server has for the participant, restored when this browser has none cached.
+ * is the thread the server has for the participant, restored when this browser has none cached. The state is
+ * a reducer (chat-state.ts); the calls are chat-api.ts.
  */
 export function useChat(
   experimentId: string | undefined,
@@ -82,13 +53,10 @@ export function useChat(
   fallbackGreeting?: string,
 ): ChatState {
   const stored = useRef(experimentId ? withServerThread(loadChat(experimentId, rule), serverThreadId) : null);
-  const [threadId, setThreadId] = useState<string | null>(stored.current?.threadId ?? null);
-  const [messages, setMessages] = useState<UiMessage[]>(stored.current?.messages ?? []);
-  const [progress, setProgress] = useState<Progress>(stored.current?.progress ?? NO_PROGRESS);
-  const [limits, setLimits] = useState<ChatLimitsView>(DEFAULT_LIMITS);
-  const [status, setStatus] = useState<ChatStatus>(stored.current?.threadId ? 'restoring' : 'idle');
-  const [error, setError] = useState<string | null>(experimentId && userId ? null : MISSING_PROPS_ERROR);
-  const [draft, setDraft] = useState('');
+  const [state, dispatch] = useReducer(chatReducer, null, () =>
+    initialChat(stored.current, experimentId && userId ? null : MISSING_PROPS_ERROR),
+  );
+  const { status, threadId, messages, progress } = state;
   const abort = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -105,22 +73,20 @@ export function useChat(
     saveChat(experimentId, { threadId, messages, progress });
   }, [experimentId, threadId, messages, progress, status]);
 
-  const patch = useCallback((id: string, change: (m: UiMessage) => UiMessage | null) => {
-    setMessages((list) => list.flatMap((m) => (m.id === id ? (change(m) ?? []) : [m])));
-  }, []);
-
   /** Streams the thread's opening message, falling back to the stored one, then the canned greeting. */
   const streamInitial = useCallback(
     async (thread: string) => {
       const bubbleId = localId('initial');
-      setMessages([{ id: bubbleId, role: 'assistant', content: '', created_at: nowIso(), loading: true }]);
-      setStatus('streaming');
+      dispatch({
+        type: 'opening',
+        message: { id: bubbleId, role: 'assistant', content: '', created_at: nowIso(), loading: true },
+      });
       let content: string;
       try {
-        const result = await streamEndpoint(
-          endpoints.chat.initialMessage,
-          { params: { threadId: thread }, signal: signal() },
-          { onText: (text) => patch(bubbleId, (m) => ({ ...m, content: m.content + text, loading: false })) },
+        const result = await streamOpening(
+          thread,
+          (piece) => dispatch({ type: 'text', id: bubbleId, piece }),
+          signal(),
         );
         if (result.error || !result.done || !result.text.trim())
           throw new Error(result.error ?? 'Error streaming initial message');
@@ -132,26 +98,17 @@ export function useChat(
         if (!alive()) return;
         if (!content.trim()) content = fallbackGreeting ?? builtInGreeting(condition);
       }
-      patch(bubbleId, (m) => ({ ...m, content, loading: false }));
-      setStatus('ready');
+      dispatch({ type: 'patch', id: bubbleId, change: (m) => ({ ...m, content, loading: false }) });
+      dispatch({ type: 'status', status: 'ready' });
     },
-    [patch, condition, fallbackGreeting],
+    [condition, fallbackGreeting],
   );
 
   /** Loads history, progress and limits from the server and shows them; null if the thread is gone. */
   const syncFromServer = useCallback(async (thread: string) => {
-    try {
-      const reply = await api(endpoints.chat.messages, { params: { threadId: thread }, signal: signal() });
-      const list = toUi(reply.messages);
-      const serverProgress = toProgress(reply.progress);
-      setMessages(list);
-      setProgress(serverProgress);
-      setLimits(reply.limits);
-      return { list, progress: serverProgress, replying: reply.replying };
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 404) return null;
-      throw failure;
-    }
+    const read = await readThread(thread, signal());
+    if (read) dispatch({ type: 'synced', messages: read.messages, progress: read.progress, limits: read.limits });
+    return read;
   }, []);
 
   /**
@@ -163,7 +120,7 @@ export function useChat(
     async (thread: string) => {
       let synced = await syncFromServer(thread);
       while (synced?.replying && alive()) {
-        setStatus('streaming');
+        dispatch({ type: 'status', status: 'streaming' });
         await pause(FOLLOW_MS);
         if (!alive()) break;
         synced = await syncFromServer(thread);
@@ -179,8 +136,8 @@ export function useChat(
       const synced = await followThread(thread);
       if (synced === null) return false;
       if (!alive()) return true;
-      if (synced.list.length === 0 && !synced.progress.closed) await streamInitial(thread);
-      else setStatus('ready');
+      if (synced.messages.length === 0 && !synced.progress.closed) await streamInitial(thread);
+      else dispatch({ type: 'status', status: 'ready' });
       return true;
     },
     [followThread, streamInitial],
@@ -193,66 +150,67 @@ export function useChat(
     void (async () => {
       try {
         if (await showThread(thread)) return;
-        if (!alive()) return;
         // Not this participant's thread any more (another login, reset data): begin again.
-        setThreadId(null);
-        setMessages([]);
-        setProgress(NO_PROGRESS);
-        setStatus('idle');
+        if (alive()) dispatch({ type: 'reset' });
       } catch (failure) {
         if (isAbort(failure) || !alive()) return;
-        if (!stored.current?.messages.length) setError(initializeError(failure));
-        setStatus('ready');
+        if (!stored.current?.messages.length) dispatch({ type: 'error', error: initializeError(failure) });
+        dispatch({ type: 'status', status: 'ready' });
       }
     })();
   }, [experimentId, userId, showThread]);
 
   const start = useCallback(async () => {
     if (!experimentId || !userId) {
-      setError(MISSING_PROPS_ERROR);
+      dispatch({ type: 'error', error: MISSING_PROPS_ERROR });
       return;
     }
-    setError(null);
-    setStatus('starting');
+    dispatch({ type: 'error', error: null });
+    dispatch({ type: 'status', status: 'starting' });
     let reply;
     try {
-      reply = await api(endpoints.chat.initiate, { body: { experimentId }, signal: signal() });
+      reply = await initiate(experimentId, signal());
     } catch (failure) {
       if (isAbort(failure) || !alive()) return;
-      setError(startError(failure));
-      setStatus('idle');
+      dispatch({ type: 'error', error: startError(failure) });
+      dispatch({ type: 'status', status: 'idle' });
       return;
     }
     if (!alive()) return;
-    setThreadId(reply.threadId);
-    setProgress(toProgress(reply.progress));
-    if (reply.limits) setLimits(reply.limits);
+    dispatch({ type: 'thread', threadId: reply.threadId });
+    dispatch({
+      type: 'synced',
+      progress: toProgress(reply.progress),
+      ...(reply.limits ? { limits: reply.limits } : {}),
+    });
     if (!reply.messageCount && !reply.progress.closed) {
       await streamInitial(reply.threadId);
       return;
     }
     // The thread already had a conversation (local data was lost, or another device): show it.
-    setStatus('restoring');
+    dispatch({ type: 'status', status: 'restoring' });
     try {
       await showThread(reply.threadId);
     } catch (failure) {
       if (isAbort(failure) || !alive()) return;
-      setError(initializeError(failure));
-      setStatus('ready');
+      dispatch({ type: 'error', error: initializeError(failure) });
+      dispatch({ type: 'status', status: 'ready' });
     }
   }, [experimentId, userId, streamInitial, showThread]);
 
   const send = useCallback(async () => {
-    const text = draft;
+    const text = state.draft;
     if (!text.trim() || !threadId || status !== 'ready' || progress.closed) return;
     const roundsBefore = progress.rounds;
     const userMessage: UiMessage = { id: localId('user'), role: 'user', content: text, created_at: nowIso() };
     const bubbleId = localId('reply');
     const bubble: UiMessage = { id: bubbleId, role: 'assistant', content: '', created_at: nowIso(), loading: true };
-    setMessages((list) => [...list, userMessage, bubble]);
-    setDraft('');
-    setError(null);
-    setStatus('streaming');
+    dispatch({ type: 'append', messages: [userMessage, bubble] });
+    dispatch({ type: 'draft', draft: '' });
+    dispatch({ type: 'error', error: null });
+    dispatch({ type: 'status', status: 'streaming' });
+    const dropEmptyBubble = () =>
+      dispatch({ type: 'patch', id: bubbleId, change: (m) => (m.content ? { ...m, loading: false } : null) });
 
     /**
      * Shows the server's version of the thread. Unless the server has a full reply (its round count
@@ -267,76 +225,70 @@ export function useChat(
         // Keep what is on screen; the next load re-reads the server.
       }
       if (!alive()) return;
-      if (!answered) setDraft((c) => restoreDraft(c, sent));
-      setStatus('ready');
+      if (!answered) dispatch({ type: 'restore-draft', unsent: sent });
+      dispatch({ type: 'status', status: 'ready' });
     }
 
     let result;
     try {
-      result = await streamEndpoint(
-        endpoints.chat.sendMessage,
-        { params: { threadId }, body: { message: text }, signal: signal() },
-        { onText: (piece) => patch(bubbleId, (m) => ({ ...m, content: m.content + piece, loading: false })) },
-      );
+      result = await sendMessage(threadId, text, (piece) => dispatch({ type: 'text', id: bubbleId, piece }), signal());
     } catch (failure) {
       if (isAbort(failure) || !alive()) return;
       if (failure instanceof StreamInterruptedError) {
         // The server had the message; its reply may be stored in full. Show what the server has.
-        patch(bubbleId, (m) => (m.content ? { ...m, loading: false } : null));
-        setError(sendError(failure));
+        dropEmptyBubble();
+        dispatch({ type: 'error', error: sendError(failure) });
         await reconcile(threadId, text);
       } else if (failure instanceof ApiError && failure.code === 'CHAT_CLOSED') {
         // The chat has ended (a limit, or completion): the page says so and Proceed opens.
-        setMessages((list) => list.filter((m) => m.id !== userMessage.id && m.id !== bubbleId));
+        dispatch({ type: 'remove', ids: [userMessage.id, bubbleId] });
         await reconcile(threadId, text);
       } else {
         // Refused or never arrived (e.g. a reply still in progress, too long, offline): nothing was stored.
-        setMessages((list) => list.filter((m) => m.id !== userMessage.id && m.id !== bubbleId));
-        setDraft((current) => restoreDraft(current, text));
-        setError(sendError(failure));
-        setStatus('ready');
+        dispatch({ type: 'remove', ids: [userMessage.id, bubbleId] });
+        dispatch({ type: 'restore-draft', unsent: text });
+        dispatch({ type: 'error', error: sendError(failure) });
+        dispatch({ type: 'status', status: 'ready' });
       }
       return;
     }
     if (!alive()) return;
     if (result.error || !result.done) {
       // The message reached the server, but the reply failed or was cut off.
-      patch(bubbleId, (m) => (m.content ? { ...m, loading: false } : null));
-      setError(sendError(new Error(result.error ?? 'The connection was interrupted.')));
+      dropEmptyBubble();
+      dispatch({ type: 'error', error: sendError(new Error(result.error ?? 'The connection was interrupted.')) });
       await reconcile(threadId, text);
       return;
     }
     if (!result.text.trim()) {
       // The model answered nothing: '[No response from assistant]'; the message can be sent again.
-      patch(bubbleId, (m) => ({ ...m, content: '', loading: false, status: 'empty' }));
+      dispatch({
+        type: 'patch',
+        id: bubbleId,
+        change: (m) => ({ ...m, content: '', loading: false, status: 'empty' }),
+      });
       await reconcile(threadId, text);
       return;
     }
-    patch(bubbleId, (m) => ({ ...m, content: result.text, loading: false }));
-    setProgress((p) => addRound(p, text, rule));
-    setStatus('ready');
-    // The server counts rounds and points and knows the limits; take its numbers (the local ones are the same rules).
-    api(endpoints.chat.messages, { params: { threadId }, signal: signal() })
-      .then((reply) => {
-        if (!alive()) return;
-        setProgress(toProgress(reply.progress));
-        setLimits(reply.limits);
-      })
-      .catch(() => undefined);
-  }, [draft, threadId, status, progress.rounds, progress.closed, patch, followThread, rule]);
+    const replyText = result.text;
+    dispatch({ type: 'patch', id: bubbleId, change: (m) => ({ ...m, content: replyText, loading: false }) });
+    // The server counts rounds and points and knows the limits: the stream's last event says where the reply left
+    // the chat; without it (an older server), the page counts by the same rules.
+    const after = result.after;
+    dispatch(
+      after
+        ? { type: 'synced', progress: toProgress(after.progress), limits: after.limits }
+        : { type: 'synced', progress: addRound(progress, text, rule) },
+    );
+    dispatch({ type: 'status', status: 'ready' });
+  }, [state.draft, threadId, status, progress, followThread, rule]);
 
   return {
-    status,
-    threadId,
-    messages,
-    progress,
-    limits,
-    error,
-    draft,
-    setDraft,
+    ...state,
+    setDraft: (draft: string) => dispatch({ type: 'draft', draft }),
     start,
     send,
-    dismissError: () => setError(null),
+    dismissError: () => dispatch({ type: 'error', error: null }),
   };
 }
 
@@ -344,17 +296,6 @@ export function useChat(
 function withServerThread(cached: StoredChat, serverThreadId: string | null): StoredChat {
   if (!serverThreadId || cached.threadId === serverThreadId) return cached;
   return { threadId: serverThreadId, messages: [], progress: NO_PROGRESS };
-}
-
-/** The first assistant message stored for the thread (spec: the initial-message fallback). */
-async function storedOpening(threadId: string): Promise<string> {
-  const reply = await api(endpoints.chat.messages, { params: { threadId } });
-  return reply.messages.find((m) => m.role === 'assistant')?.content ?? '';
-}
-
-/** Puts unsent text back in the box without losing anything typed since. */
-function restoreDraft(current: string, unsent: string): string {
-  return current.trim() ? `${unsent}\n${current}` : unsent;
 }
 
 function addRound(p: Progress, text: string, rule: ChatRule): Progress {
