@@ -13,6 +13,6 @@ export function defaultDeps(database: Database, llm: ChatModel = createStudyScri
     newId: randomUUID,
     random: Math.random,
     llm,
-    studies: databaseStudies(database),
+    ...databaseStudies(database),
   };
 }

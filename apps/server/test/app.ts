@@ -101,7 +101,7 @@ export async function createTestApp(dialect: TestDialect, options: TestAppOption
     newId: randomUUID,
     random: Math.random,
     llm: createStudyScriptedModel(),
-    studies: databaseStudies(database),
+    ...databaseStudies(database),
     ...options.deps,
   };
   const app = await buildApp(testConfig(options.config), deps);

@@ -34,6 +34,10 @@ export const ErrorCode = z.enum([
   'PROLIFIC_ID_WITHDRAWN',
   /** A journey write that is not the participant's current step; the reply names the step. */
   'STEP_OUT_OF_ORDER',
+  'FLOW_STUDY',
+  'NOT_A_FLOW_STUDY',
+  'ANSWERS_INVALID',
+  'STEP_TOO_EARLY',
   /** A section finished before its minimum time on the server's clock; the reply gives the seconds left. */
   'SECTION_TOO_EARLY',
   'NO_CONDITION',

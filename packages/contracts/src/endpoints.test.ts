@@ -10,6 +10,7 @@ import {
   monitorRoutes,
   participantRoutes,
   previewRoutes,
+  flowRoutes,
   securityRoutes,
   studyRoutes,
   surveyRoutes,
@@ -28,6 +29,7 @@ const routeGroups = {
   security: securityRoutes,
   studies: studyRoutes,
   preview: previewRoutes,
+  flow: flowRoutes,
 } as const;
 
 describe('endpoints', () => {

@@ -14,6 +14,7 @@ import type { securityRoutes } from './security.js';
 import type { monitorRoutes } from './monitor.js';
 import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
+import type { flowRoutes } from './flow-journey.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -38,6 +39,7 @@ type J = typeof journeyRoutes;
 type M = typeof monitorRoutes;
 type V = typeof studyRoutes;
 type W = typeof previewRoutes;
+type F = typeof flowRoutes;
 
 export const endpoints = {
   auth: {
@@ -125,6 +127,11 @@ export const endpoints = {
     clone: endpoint<V['clone']>('POST', '/api/admin/study-versions/:id/clone'),
     pin: endpoint<V['pin']>('PUT', '/api/experiments/:id/study-version'),
     participantView: endpoint<V['participantView']>('GET', '/api/participants/study/:experimentId'),
+  },
+  flow: {
+    view: endpoint<F['view']>('GET', '/api/participants/flow/:experimentId'),
+    submit: endpoint<F['submit']>('POST', '/api/participants/flow/:experimentId/steps/:stepId'),
+    generate: endpoint<F['generate']>('POST', '/api/participants/flow/:experimentId/steps/:stepId/generate'),
   },
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),

@@ -17,6 +17,7 @@ export * from './admin.js';
 export * from './security.js';
 export * from './studies.js';
 export * from './preview.js';
+export * from './flow-journey.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

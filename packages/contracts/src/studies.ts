@@ -3,6 +3,7 @@ import { defineRoute } from './route.js';
 import { Id, IdParams, Timestamp } from './common.js';
 import { LineText } from './text.js';
 import { StudyDefinitionFields, StudyDefinitionSchema } from './study/schema.js';
+import { FlowDefinitionShape } from './flow/schema.js';
 
 // Study versions (issue 14): immutable once an experiment with participants runs them; the admin study
 // editor creates, clones and edits them, and an experiment pins one.
@@ -29,7 +30,8 @@ export const StudyVersionSummary = z.object({
 });
 export type StudyVersionSummary = z.infer<typeof StudyVersionSummary>;
 
-export const StudyVersion = StudyVersionSummary.extend({ definition: StudyDefinitionSchema });
+/** A version's definition: the built-in shape, or a flow of steps (issue 30). */
+export const StudyVersion = StudyVersionSummary.extend({ definition: z.union([StudyDefinitionSchema, FlowDefinitionShape]) });
 export type StudyVersion = z.infer<typeof StudyVersion>;
 
 /**

@@ -35,4 +35,5 @@ export type * from './admin.js';
 export type * from './security.js';
 export type * from './studies.js';
 export type * from './preview.js';
+export type * from './flow-journey.js';
 export type { Role } from './auth.js';

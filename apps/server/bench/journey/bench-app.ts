@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import type { StudyVersion, StudyVersionSummary } from '@studychat/contracts';
+import { inBuiltInShape, type StudyVersion, type StudyVersionSummary } from '@studychat/contracts';
 import { buildApp } from '../../src/app.js';
 import { buildConfig, parseEnv } from '../../src/config.js';
 import { createDatabase, type Database } from '../../src/db/database.js';
@@ -114,7 +114,7 @@ export async function startBenchApp(options: {
   const { definition } = await call<StudyVersion>('GET', `/api/admin/study-versions/${builtIn.id}`, token);
   const version = await call<StudyVersion>('POST', '/api/admin/study-versions', token, {
     label: `Journey bench (sections ${BENCH_SECTION_SECONDS} s)`,
-    definition: benchStudy(definition),
+    definition: benchStudy(inBuiltInShape(definition)),
   });
   await call('PUT', `/api/experiments/${experiment.id}/study-version`, token, { study_version_id: version.id });
   await call('PUT', `/api/experiments/${experiment.id}/completion-codes`, token, {

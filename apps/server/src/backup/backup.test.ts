@@ -11,7 +11,7 @@ import { buildApp } from '../app.js';
 import type { AppConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { builtInStudy } from '../lib/deps.js';
+import { builtInStudy, noFlows } from '../lib/deps.js';
 import { createStudyScriptedModel } from '../llm/create-chat-model.js';
 import { createAndLogin, TestClock, testConfig, type TestApp, type TestUser } from '../../test/app.js';
 import { TEST_DIALECTS, type TestDialect } from '../../test/databases.js';
@@ -72,6 +72,7 @@ async function openApp(config: AppConfig, dialect: TestDialect): Promise<TestApp
     random: Math.random,
     llm: createStudyScriptedModel(),
     studies: builtInStudy,
+    flows: noFlows,
   };
   const app = await buildApp(config, deps);
   return { app, database, deps, clock, dialect };

@@ -138,7 +138,7 @@ describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('the server survive
       newId: randomUUID,
       random: Math.random,
       llm: model,
-      studies: databaseStudies(database),
+      ...databaseStudies(database),
     };
     const app = await buildApp(testConfig(), deps);
     await app.ready();

@@ -1,4 +1,4 @@
-import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
+import { studyDefinition, type FlowDefinition, type StudyDefinition } from '@studychat/contracts';
 import type { Database } from '../db/database.js';
 import type { ChatModel } from '../llm/chat-model.js';
 import type { ClockControl } from './test-clock.js';
@@ -9,8 +9,17 @@ import type { ClockControl } from './test-clock.js';
  */
 export type StudySource = (experimentId: string) => Promise<StudyDefinition>;
 
+/**
+ * The flow an experiment runs when its pinned version is written as a flow (issue 30); null when it runs a study
+ * in the built-in shape (those run on the spec's routes, `StudySource`).
+ */
+export type FlowSource = (experimentId: string) => Promise<FlowDefinition | null>;
+
 /** The built-in study for every experiment (unit tests of rules that need no database). */
 export const builtInStudy: StudySource = () => Promise.resolve(studyDefinition);
+
+/** No experiment runs a flow (unit tests with the built-in study). */
+export const noFlows: FlowSource = () => Promise.resolve(null);
 
 /** What the app needs from the outside world; tests pass their own clock and ids (DESIGN.md convention 3). */
 export interface AppDeps {
@@ -22,6 +31,7 @@ export interface AppDeps {
   /** The chat model (llm/): a real provider, or the scripted offline model. */
   llm: ChatModel;
   studies: StudySource;
+  flows: FlowSource;
   /** Set only for the browser tests (TEST_CLOCK=manual with NODE_ENV=test): moves `clock` forward. */
   clockControl?: ClockControl;
 }

@@ -1,3 +1,4 @@
+import type { StudyDefinition } from '../study/types.js';
 import type { Comparison, FlowDefinition, FlowQuestion, FlowStep, Rule } from './types.js';
 
 // Pure rules over a flow and a participant's answers, shared by the server (which decides) and the browser
@@ -131,4 +132,15 @@ export function displayAnswer(question: FlowQuestion | undefined, answer: Answer
 export function pipeAnswers(text: string, flow: FlowDefinition, answers: Answers): string {
   const questions = questionsByKey(flow);
   return pipe(text, (key) => displayAnswer(questions.get(key), answers[key]));
+}
+
+/** Whether a stored study definition is written as a flow (else it is in the built-in shape). */
+export function isFlowDefinition(definition: unknown): definition is FlowDefinition {
+  return typeof definition === 'object' && definition !== null && (definition as { format?: unknown }).format === 'flow';
+}
+
+/** A definition known to be in the built-in shape (an editor or tool that handles only that shape); throws for a flow. */
+export function inBuiltInShape(definition: StudyDefinition | FlowDefinition): StudyDefinition {
+  if (isFlowDefinition(definition)) throw new Error('this study is written as a flow of steps, not in the built-in shape');
+  return definition;
 }

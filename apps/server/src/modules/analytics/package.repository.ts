@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { StudyDefinition } from '@studychat/contracts';
+import { isFlowDefinition, type StudyDefinition } from '@studychat/contracts';
 import { parseDefinition } from '../studies/studies.mapper.js';
 import { testRunUsers } from './analytics.repository.js';
 
@@ -65,7 +65,11 @@ export async function listExportedStudyVersions(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, label: r.label, study: parseDefinition(r.definition) }));
+  // A flow's data is its own download (issue 30); the package reads the versions in the built-in shape.
+  return rows.flatMap((r) => {
+    const study = parseDefinition(r.definition);
+    return isFlowDefinition(study) ? [] : [{ id: r.id, label: r.label, study }];
+  });
 }
 
 export interface StepEventRow {

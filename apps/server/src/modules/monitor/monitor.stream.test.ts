@@ -5,7 +5,7 @@ import type { MonitorTick } from './monitor.stream.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { Database } from '../../db/database.js';
-import { builtInStudy, type AppDeps } from '../../lib/deps.js';
+import { builtInStudy, noFlows, type AppDeps } from '../../lib/deps.js';
 import { createStudyScriptedModel } from '../../llm/create-chat-model.js';
 import { createUser } from '../users/users.service.js';
 import {
@@ -164,6 +164,7 @@ describe.each(SHARED)('the monitor stream across server processes on %s', () => 
         random: Math.random,
         llm: createStudyScriptedModel(),
         studies: builtInStudy,
+        flows: noFlows,
       };
       const app = await buildApp(testConfig(STREAM), deps);
       await app.ready();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { StudyDefinition, StudyVersion } from '@studychat/contracts';
+import { inBuiltInShape, type StudyDefinition, type StudyVersion } from '@studychat/contracts';
 import { createAndLogin, expectJson, testConfig, useTestApp, type TestApp } from '../../../test/app.js';
 import { TEST_DIALECTS, type TestDialect } from '../../../test/databases.js';
 import type { DB } from '../../db/schema.js';
@@ -139,7 +139,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const { experiment, v, join, stamp, definition } = await setup();
     const processA = createStudySource(t().database.db);
     const held = gate(dialect);
-    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(v.definition) }, PRICES, held.hold));
+    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(inBuiltInShape(v.definition)) }, PRICES, held.hold));
     const holder = await held.reached;
     // The participant joins while the edit is held between its in-use check and its write; right after the
     // join, another process reads the study (and keeps it once the experiment is locked).
@@ -168,7 +168,7 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const held = gate(dialect);
     const joined = heldJoin(held);
     const holder = await held.reached;
-    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(v.definition) }, PRICES));
+    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(inBuiltInShape(v.definition)) }, PRICES));
     await settledOrBlocked(t(), edit, holder);
     held.open();
     await joined;

@@ -1,5 +1,7 @@
 import {
+  isFlowDefinition,
   upgradeStudyDefinition,
+  type FlowDefinition,
   type StoredStudyDefinition,
   type StudyDefinition,
   type StudyVersion,
@@ -9,9 +11,13 @@ import type { StudyVersionRow } from '../../db/schema.js';
 import { toBool, toIso } from '../../db/values.js';
 import type { StudyVersionListRow } from './studies.repository.js';
 
-/** The stored definition text to a definition (validated when written; older shapes upgraded, decision 0033). */
-export function parseDefinition(text: string): StudyDefinition {
-  return upgradeStudyDefinition(JSON.parse(text) as StoredStudyDefinition);
+/**
+ * The stored definition text to a definition (validated when written): a flow as stored, a study in the built-in
+ * shape with older shapes upgraded (decision 0033).
+ */
+export function parseDefinition(text: string): StudyDefinition | FlowDefinition {
+  const value = JSON.parse(text) as unknown;
+  return isFlowDefinition(value) ? value : upgradeStudyDefinition(value as StoredStudyDefinition);
 }
 
 /** The one place a study_versions row becomes the API's summary. */

@@ -1,6 +1,9 @@
 import {
+  isFlowDefinition,
   studyDefinition,
+  validateFlowDefinition,
   validateStudyDefinition,
+  type FlowDefinition,
   type ParticipantStudy,
   type StudyDefinition,
   type StudyVersion,
@@ -27,7 +30,12 @@ import {
   pinUnpinnedExperiments,
   updateVersionRow,
 } from './studies.repository.js';
-import { DEFAULT_STUDY_VERSION_ID, DEFAULT_STUDY_VERSION_LABEL, loadExperimentStudy } from './study-source.js';
+import {
+  DEFAULT_STUDY_VERSION_ID,
+  DEFAULT_STUDY_VERSION_LABEL,
+  FLOW_STUDY_MESSAGE,
+  loadExperimentStudy,
+} from './study-source.js';
 
 export const STUDY_VERSION_NOT_FOUND = 'Study version not found';
 
@@ -47,6 +55,11 @@ export async function ensureDefaultStudyVersion(db: Kysely<DB>, now: string): Pr
   return DEFAULT_STUDY_VERSION_ID;
 }
 
+/** A definition in the built-in shape, or a flow of steps (`format: 'flow'`, issue 30). */
+function validate(value: unknown) {
+  return isFlowDefinition(value) ? validateFlowDefinition(value) : validateStudyDefinition(value);
+}
+
 /** 400 STUDY_INVALID listing every problem with its path. */
 function invalid(issues: { path: string; message: string }[]): AppError {
   const first = issues[0];
@@ -64,8 +77,8 @@ function invalid(issues: { path: string; message: string }[]): AppError {
  * The definition, checked; with a price table, a condition's model with no known price is a problem too
  * (docs/decisions/0073). 400 STUDY_INVALID lists every problem with its path.
  */
-function checkDefinition(value: unknown, prices: PriceTable | null): StudyDefinition {
-  const result = validateStudyDefinition(value);
+function checkDefinition(value: unknown, prices: PriceTable | null): StudyDefinition | FlowDefinition {
+  const result = validate(value);
   if (!result.ok) throw invalid(result.issues);
   const unpriced = prices ? unpricedModels(result.definition, prices) : [];
   if (unpriced.length > 0) throw invalid(unpriced);
@@ -77,7 +90,7 @@ export function checkStudyDefinition(
   value: unknown,
   prices: PriceTable,
 ): { issues: { path: string; message: string }[] } {
-  const result = validateStudyDefinition(value);
+  const result = validate(value);
   return { issues: result.ok ? unpricedModels(result.definition, prices) : result.issues };
 }
 
@@ -218,6 +231,7 @@ export async function pinStudyVersion(
  */
 export async function experimentStudyView(deps: AppDeps, experimentId: string): Promise<ParticipantStudy> {
   const { versionId, definition } = await loadExperimentStudy(deps.database.db, experimentId);
+  if (isFlowDefinition(definition)) throw new AppError(409, 'FLOW_STUDY', FLOW_STUDY_MESSAGE);
   // The researchers' names of the pathways (docs/decisions/0056) stay here with the prompts.
   const { chat, pathways: _researchersOnly, ...content } = definition;
   // The completion rule is not secret (the page shows its targets); the prompts and model settings stay here.

@@ -1,4 +1,11 @@
-import { conditionIds, type StudyDefinition, type StudyIssue } from '@studychat/contracts';
+import {
+  conditionIds,
+  isFlowDefinition,
+  type FlowDefinition,
+  type FlowModel,
+  type StudyDefinition,
+  type StudyIssue,
+} from '@studychat/contracts';
 import { priceFor, type PriceTable } from '../../llm/pricing.js';
 
 /**
@@ -7,7 +14,8 @@ import { priceFor, type PriceTable } from '../../llm/pricing.js';
  * its model; a condition without a model of its own runs the deployment's, which the start already refused
  * without a price.
  */
-export function unpricedModels(study: StudyDefinition, prices: PriceTable): StudyIssue[] {
+export function unpricedModels(study: StudyDefinition | FlowDefinition, prices: PriceTable): StudyIssue[] {
+  if (isFlowDefinition(study)) return unpricedFlowModels(study, prices);
   const issues: StudyIssue[] = [];
   for (const condition of conditionIds(study)) {
     const settings = study.chat.conditions[condition]?.settings;
@@ -18,5 +26,31 @@ export function unpricedModels(study: StudyDefinition, prices: PriceTable): Stud
       message: `no price is known for the model "${model}": give this condition a price per million input and output tokens (USD), or add the model to the deployment's LLM_PRICES`,
     });
   }
+  return issues;
+}
+
+function unpricedIssue(path: string, model: string): StudyIssue {
+  return {
+    path,
+    message: `no price is known for the model "${model}": give it a price per million input and output tokens (USD), or add the model to the deployment's LLM_PRICES`,
+  };
+}
+
+/** The same for a flow: every chat arm's and AI text step's model. */
+function unpricedFlowModels(flow: FlowDefinition, prices: PriceTable): StudyIssue[] {
+  const issues: StudyIssue[] = [];
+  flow.steps.forEach((step, index) => {
+    const models: [string, FlowModel | undefined][] =
+      step.type === 'chat'
+        ? Object.entries(step.arms).map(([condition, arm]) => [`steps.${index}.arms.${condition}.model.model`, arm.model])
+        : step.type === 'ai_text'
+          ? [[`steps.${index}.model.model`, step.model]]
+          : [];
+    for (const [path, settings] of models) {
+      const model = settings?.model;
+      if (model === undefined || settings?.price !== undefined || priceFor(model, prices) !== null) continue;
+      issues.push(unpricedIssue(path, model));
+    }
+  });
   return issues;
 }

@@ -1,8 +1,9 @@
-import { studyDefinition, type StudyDefinition } from '@studychat/contracts';
+import { isFlowDefinition, studyDefinition, type FlowDefinition, type StudyDefinition } from '@studychat/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import type { StudySource } from '../../lib/deps.js';
+import type { FlowSource, StudySource } from '../../lib/deps.js';
+import { AppError } from '../../lib/errors.js';
 import { findExperimentStudy } from './studies.repository.js';
 import { parseDefinition } from './studies.mapper.js';
 
@@ -13,15 +14,16 @@ export const DEFAULT_STUDY_VERSION_LABEL = 'Built-in MMR study';
 /** The study an experiment runs and the version it comes from (null: not pinned yet, the built-in study). */
 export interface ExperimentStudy {
   versionId: string | null;
-  definition: StudyDefinition;
+  /** A study in the built-in shape, or a flow of steps (issue 30). */
+  definition: StudyDefinition | FlowDefinition;
 }
 
 // A version's definition does not change once a participant runs it, and a draft changes rarely: the parsed
 // definition is kept per version and its stored text, so a journey read does not parse the JSON again.
-const parsed = new Map<string, { text: string; definition: StudyDefinition }>();
+const parsed = new Map<string, { text: string; definition: StudyDefinition | FlowDefinition }>();
 const PARSED_MAX = 50;
 
-function parseCached(versionId: string, text: string): StudyDefinition {
+function parseCached(versionId: string, text: string): StudyDefinition | FlowDefinition {
   const hit = parsed.get(versionId);
   if (hit && hit.text === text) return hit.definition;
   const definition = parseDefinition(text);
@@ -71,8 +73,25 @@ export function createStudySource(db: Kysely<DB>): (experimentId: string) => Pro
   };
 }
 
-/** The study of the version each experiment pins (the built-in study for an experiment without one): deps.studies. */
-export function databaseStudies(database: Database): StudySource {
+/** 409 FLOW_STUDY: a route of the built-in shape asked about an experiment whose study is a flow. */
+export const FLOW_STUDY_MESSAGE =
+  'This experiment runs a study written as a flow of steps: its pages and downloads are the flow’s own.';
+
+/**
+ * The study of the version each experiment pins (the built-in study for an experiment without one): deps.studies
+ * for the spec's routes (409 FLOW_STUDY for a flow), deps.flows for the flow's (null for the built-in shape).
+ */
+export function databaseStudies(database: Database): { studies: StudySource; flows: FlowSource } {
   const load = createStudySource(database.db);
-  return async (experimentId) => (await load(experimentId)).definition;
+  return {
+    studies: async (experimentId) => {
+      const { definition } = await load(experimentId);
+      if (isFlowDefinition(definition)) throw new AppError(409, 'FLOW_STUDY', FLOW_STUDY_MESSAGE);
+      return definition;
+    },
+    flows: async (experimentId) => {
+      const { definition } = await load(experimentId);
+      return isFlowDefinition(definition) ? definition : null;
+    },
+  };
 }

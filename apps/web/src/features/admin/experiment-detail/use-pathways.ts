@@ -1,4 +1,4 @@
-import { studyPathways, type Experiment, type StudyPathway } from '@studychat/contracts/web';
+import { isFlowDefinition, studyPathways, type Experiment, type StudyPathway } from '@studychat/contracts/web';
 import { useStudyVersion } from '../studies/use-studies';
 
 /**
@@ -7,5 +7,7 @@ import { useStudyVersion } from '../studies/use-studies';
  */
 export function usePathways(experiment: Pick<Experiment, 'study_version_id'>): StudyPathway[] {
   const version = useStudyVersion(experiment.study_version_id ?? undefined);
-  return studyPathways(version.data?.definition);
+  const definition = version.data?.definition;
+  // A flow's pathways are its own (issue 30): the spec's three are the built-in shape's.
+  return studyPathways(isFlowDefinition(definition) ? undefined : definition);
 }

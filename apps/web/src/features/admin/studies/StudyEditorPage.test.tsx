@@ -1,4 +1,4 @@
-import type { BuiltInStudyDefinition, StudyDefinition } from '@studychat/contracts/web';
+import { inBuiltInShape, type BuiltInStudyDefinition, type StudyDefinition } from '@studychat/contracts/web';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -230,7 +230,7 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
   it("edits a block's table: cells named for their place, rows and columns added, moved and removed", async () => {
     // The mmr condition's third section (the risk panel) alone, so the form re-renders quickly in jsdom.
     const version = draftVersion();
-    const { mmr } = version.definition.conditions;
+    const { mmr } = inBuiltInShape(version.definition).conditions;
     if (!mmr) throw new Error('the built-in study has an mmr condition');
     mmr.sections = mmr.sections.slice(2, 3);
     mockFetch({
