@@ -29,6 +29,7 @@ import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerSystemRoutes } from './modules/system/system.routes.js';
 import { registerExperimentRoutes } from './modules/experiments/experiments.routes.js';
 import { registerJourneyRoutes } from './modules/journey/journey.routes.js';
+import { registerFlowRoutes } from './modules/flow/flow.routes.js';
 import { registerParticipantRoutes } from './modules/participants/participants.routes.js';
 import { registerSurveyRoutes } from './modules/surveys/surveys.routes.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
@@ -97,6 +98,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerExperimentRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);
+  registerFlowRoutes(app, ctx);
   registerSurveyRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerAnalyticsRoutes(app, ctx);

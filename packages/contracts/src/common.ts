@@ -72,6 +72,8 @@ export const ErrorReply = z.object({
   error: z.string(),
   code: ErrorCode,
   step: JourneyStep.optional(),
+  /** On STEP_OUT_OF_ORDER in a flow (issue 30): the id of the step the participant is at. */
+  flowStep: z.string().optional(),
   remainingSeconds: z.number().int().optional(),
   /** On STUDY_INVALID: every problem of the definition, with its path. */
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),

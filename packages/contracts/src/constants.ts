@@ -79,6 +79,10 @@ export const JOURNEY_EVENT_TYPES = [
   'answer_change_refused',
   /** The chat box blocked a paste (or drop); the data holds the pasted length only, never the text. */
   'paste_blocked',
+  /** A flow's step done (issue 30): a page's button, a questions page's answers, an AI text confirmed. */
+  'step_done',
+  /** A flow's AI text generated for the participant (its model, tokens and cost in the step's record). */
+  'ai_text_generated',
 ] as const;
 /** Longest paste length recorded; the browser reports a longer paste as this. */
 export const PASTE_LENGTH_MAX = 1_000_000;

@@ -132,6 +132,8 @@ export const endpoints = {
     view: endpoint<F['view']>('GET', '/api/participants/flow/:experimentId'),
     submit: endpoint<F['submit']>('POST', '/api/participants/flow/:experimentId/steps/:stepId'),
     generate: endpoint<F['generate']>('POST', '/api/participants/flow/:experimentId/steps/:stepId/generate'),
+    codes: endpoint<F['codes']>('GET', '/api/experiments/:id/flow-codes'),
+    updateCodes: endpoint<F['updateCodes']>('PUT', '/api/experiments/:id/flow-codes'),
   },
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),

@@ -89,6 +89,19 @@ export type SubmitFlowStepBody = z.infer<typeof SubmitFlowStepBody>;
 export const GeneratedTextReply = z.object({ stepId: z.string(), text: z.string(), generatedAt: Timestamp });
 export type GeneratedTextReply = z.infer<typeof GeneratedTextReply>;
 
+/** A flow's pathways with the experiment's code for each (null where none is set). */
+export const FlowCodesReply = z.object({
+  pathways: z.array(
+    z.object({ key: z.string(), label: z.string(), description: z.string().nullable(), code: z.string().nullable() }),
+  ),
+});
+export type FlowCodesReply = z.infer<typeof FlowCodesReply>;
+const FlowCode = LineText.trim().min(1, 'Completion codes cannot be empty').max(100);
+export const UpdateFlowCodesBody = z
+  .object({ codes: z.record(LineText.regex(/^[a-z][a-z0-9_]{0,29}$/, 'must be a pathway key'), FlowCode) })
+  .strict();
+const FlowExperimentParams = z.object({ id: Id });
+
 export const flowRoutes = {
   view: defineRoute({
     method: 'GET',
@@ -108,5 +121,18 @@ export const flowRoutes = {
     path: '/api/participants/flow/:experimentId/steps/:stepId/generate',
     params: FlowStepParams,
     reply: GeneratedTextReply,
+  }),
+  codes: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/flow-codes',
+    params: FlowExperimentParams,
+    reply: FlowCodesReply,
+  }),
+  updateCodes: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/flow-codes',
+    params: FlowExperimentParams,
+    body: UpdateFlowCodesBody,
+    reply: FlowCodesReply,
   }),
 };

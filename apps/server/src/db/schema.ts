@@ -291,6 +291,19 @@ export interface ChatMessagesTable {
   created_at: DbTimestamp;
 }
 
+/** A flow step a participant has done that no other table records (issue 30): owned by the journey module. */
+export interface StepRecordsTable {
+  id: string;
+  assignment_id: string;
+  step_id: string;
+  step_type: string;
+  /** JSON: a questions page's answers by key; an AI text's generation and confirmed text. */
+  data: string;
+  done_at: DbTimestamp | null;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -313,6 +326,7 @@ export interface DB {
   withdrawn_prolific_ids: WithdrawnProlificIdsTable;
   chat_threads: ChatThreadsTable;
   chat_messages: ChatMessagesTable;
+  step_records: StepRecordsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -324,5 +338,6 @@ export type SurveyResponseRow = Selectable<SurveyResponsesTable>;
 export type ChatThreadRow = Selectable<ChatThreadsTable>;
 export type SectionViewRow = Selectable<SectionViewsTable>;
 export type JourneyEventRow = Selectable<JourneyEventsTable>;
+export type StepRecordRow = Selectable<StepRecordsTable>;
 export type ChatMessageRow = Selectable<ChatMessagesTable>;
 export type StudyVersionRow = Selectable<StudyVersionsTable>;

@@ -1,7 +1,7 @@
 import type { ErrorCode, ErrorReply } from '@studychat/contracts';
 
 /** Fields some errors add to `{ error, code }`: `step` (STEP_OUT_OF_ORDER), `remainingSeconds` (SECTION_TOO_EARLY). */
-export type ErrorExtra = Partial<Pick<ErrorReply, 'step' | 'remainingSeconds' | 'issues'>>;
+export type ErrorExtra = Partial<Pick<ErrorReply, 'step' | 'flowStep' | 'remainingSeconds' | 'issues'>>;
 
 /** An error with a stable code and HTTP status; the error handler answers it as `{ error, code, ...extra }`. */
 export class AppError extends Error {

@@ -13,6 +13,7 @@ import * as withdrawnProlificIds from './2026-11-25-13-withdrawn-prolific-ids.js
 import * as completionCodes from './2026-11-25-14b-completion-codes.js';
 import * as previewLinks from './2026-11-25-14b-preview-links.js';
 import * as spending from './2026-11-27-10-spending.js';
+import * as flowSteps from './2026-11-28-10-flow-steps.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-14b-completion-codes': completionCodes,
   '2026-11-25-14b-preview-links': previewLinks,
   '2026-11-27-10-spending': spending,
+  '2026-11-28-10-flow-steps': flowSteps,
 };

@@ -1,10 +1,4 @@
-import {
-  perConditionPart,
-  type ChatCloseReason,
-  type ChatModelSettings,
-  type ChatRule,
-  type StudyDefinition,
-} from '@studychat/contracts';
+import { type ChatCloseReason, type ChatModelSettings, type ChatRule } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
@@ -14,7 +8,7 @@ import { costOf, noPriceMessage, type ModelPrice } from '../../llm/pricing.js';
 import { replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
 import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
-import { toCondition } from './chat.mapper.js';
+import type { ChatArmSettings } from './chat-arm.js';
 import { chatCompletedBy, closeChat } from './chat-journey.js';
 import { experimentSpentUsd, releaseReplyLease, renewReplyLease } from './chat.repository.js';
 import type { ChatContext } from './chat.service.js';
@@ -60,13 +54,13 @@ export interface ReplyPlan {
  */
 export function planReply(
   ctx: ChatContext,
-  state: { thread: { condition: string }; limits: ChatContext['defaults']; study: StudyDefinition },
+  state: { thread: { condition: string }; limits: ChatContext['defaults']; arm: ChatArmSettings | null },
   history: ChatTurn[],
 ): ReplyPlan {
-  const condition = toCondition(state.study, state.thread.condition);
-  if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
-  // The prompt and scripted texts of the study version the experiment runs.
-  const chat = perConditionPart(state.study.chat.conditions, condition, 'chat');
+  // The prompt and scripted texts of the study version the experiment runs (chat-arm.ts).
+  const chat = state.arm;
+  if (!chat) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
+  const { condition } = chat;
   const settings: ChatModelSettings | undefined = chat.settings;
   const request: ChatRequest = {
     system: chat.systemPrompt,
@@ -88,8 +82,8 @@ export interface Generation {
   state: {
     thread: { id: string; condition: string; experiment_id: string; user_id: string };
     limits: ChatContext['defaults'];
-    /** The experiment's study version (the condition's prompt and settings). */
-    study: StudyDefinition;
+    /** The condition's prompt and settings in the experiment's study version. */
+    arm: ChatArmSettings | null;
     /** The condition's completion rule. */
     rule: ChatRule;
   };

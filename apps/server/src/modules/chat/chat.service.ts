@@ -1,6 +1,5 @@
 import {
   CHAT_CLOSED_TEXT,
-  chatRuleFor,
   messageLength,
   messageTooLongText,
   type ChatClosure,
@@ -9,19 +8,20 @@ import {
   type ChatProgress,
   type ChatRule,
   type InitiateReply,
-  type StudyDefinition,
   type ThreadMessagesReply,
 } from '@studychat/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChatMessageRow, ChatThreadRow } from '../../db/schema.js';
+import type { Transaction } from 'kysely';
+import type { ChatMessageRow, ChatThreadRow, DB } from '../../db/schema.js';
 import { toIso, toNumber } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
 import { EXPERIMENT_NOT_FOUND } from '../experiments/experiments.service.js';
-import { journeyWrite } from '../journey/journey.service.js';
+import { chatStepOf, flowWrite, journeyWrite } from '../journey/journey.service.js';
 import { reachedLimit, resolveChatLimits } from './chat-limits.js';
 import { closeChat } from './chat-journey.js';
+import { chatArmOf, type ChatArmSettings } from './chat-arm.js';
 import { generate, MODEL_ERRORS, planReply, type ReplyPlan, type StreamRunner } from './chat.generate.js';
 import {
   isCompleteGreeting,
@@ -30,7 +30,6 @@ import {
   threadTitle,
   toChatMessage,
   toHistory,
-  toCondition,
 } from './chat.mapper.js';
 import { toProgress } from '../journey/chat-facts.js';
 import {
@@ -91,8 +90,8 @@ interface ThreadState {
   limits: ChatLimits;
   /** The participant's completion is recorded: the chat is closed to them. */
   completed: boolean;
-  /** The study version the experiment runs (its prompts, settings and completion rules). */
-  study: StudyDefinition;
+  /** The condition's prompt, scripted texts and model settings in the experiment's study (null: not declared). */
+  arm: ChatArmSettings | null;
   /** When the chat is complete in the thread's condition (the study's rule, or the spec's). */
   rule: ChatRule;
 }
@@ -101,10 +100,9 @@ interface ThreadState {
 async function stateOf(ctx: ChatContext, read: ThreadRead): Promise<{ state: ThreadState; rows: ChatMessageRow[] }> {
   if (!read.overrides) throw notFound(EXPERIMENT_NOT_FOUND);
   const limits = resolveChatLimits(ctx.defaults, read.overrides);
-  const study = await ctx.deps.studies(read.thread.experiment_id);
-  const rule = chatRuleFor(study.chat.completion, toCondition(study, read.thread.condition));
+  const { arm, rule } = await chatArmOf(ctx.deps, read.thread);
   return {
-    state: { thread: read.thread, limits, completed: read.completedAt !== null, study, rule },
+    state: { thread: read.thread, limits, completed: read.completedAt !== null, arm, rule },
     rows: read.messages,
   };
 }
@@ -186,24 +184,38 @@ async function progressOf(ctx: ChatContext, state: ThreadState, rows: ChatMessag
  * server's clock), or returns the thread they already have; a new thread logs `chat_started`.
  */
 export async function initiateChat(ctx: ChatContext, userId: string, experimentId: string): Promise<InitiateReply> {
-  await journeyWrite(
-    ctx.deps,
-    { userId, experimentId, write: { kind: 'chat_start' } },
-    {
-      repeat: async () => undefined,
-      apply: async ({ trx, state, now }) => {
-        const condition = state.records.condition;
-        if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
-        const id = ctx.deps.newId();
-        const iso = now.toISOString();
-        const thread = { id, userId, experimentId, condition, title: threadTitle(condition, iso), now: iso };
-        // The gate's lock and its repeat check (a thread already started is a repeat) mean the insert always
-        // finds no thread; if it ever did, the write is refused whole.
-        if (!(await insertThreadIfAbsent(trx, thread))) throw new Error('the chat thread was not inserted');
-        return { result: undefined, event: { type: 'chat_started', data: { threadId: id } } };
+  const insertThread = async (trx: Transaction<DB>, condition: string | null, now: Date) => {
+    if (!condition) throw new AppError(403, 'NO_CONDITION', NO_CONDITION_MESSAGE);
+    const id = ctx.deps.newId();
+    const iso = now.toISOString();
+    const thread = { id, userId, experimentId, condition, title: threadTitle(condition, iso), now: iso };
+    // The gate's lock and its repeat check (a thread already started is a repeat) mean the insert always
+    // finds no thread; if it ever did, the write is refused whole.
+    if (!(await insertThreadIfAbsent(trx, thread))) throw new Error('the chat thread was not inserted');
+    return { type: 'chat_started' as const, data: { threadId: id } };
+  };
+  const flow = await ctx.deps.flows(experimentId);
+  const chatStep = flow ? chatStepOf(flow) : undefined;
+  if (flow) {
+    // A flow's chat step (issue 30): started once, at that step, through the flow's gate.
+    await flowWrite(ctx.deps, { userId, experimentId, stepId: chatStep?.id ?? 'chat' }, async ({ trx, state, now }) =>
+      state.facts.chat.threadId !== null
+        ? { result: undefined }
+        : { result: undefined, event: await insertThread(trx, state.facts.records.condition, now) },
+    );
+  } else {
+    await journeyWrite(
+      ctx.deps,
+      { userId, experimentId, write: { kind: 'chat_start' } },
+      {
+        repeat: async () => undefined,
+        apply: async ({ trx, state, now }) => ({
+          result: undefined,
+          event: await insertThread(trx, state.records.condition, now),
+        }),
       },
-    },
-  );
+    );
+  }
   const read = await readThread(ctx.deps.database.db, { userId, experimentId });
   if (!read) throw new Error('chat thread missing right after insert');
   const { state, rows } = await stateOf(ctx, read);

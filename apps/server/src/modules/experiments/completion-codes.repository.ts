@@ -51,7 +51,8 @@ export async function findExperimentCode(
 export async function saveCompletionCodes(
   db: Kysely<DB>,
   experimentId: string,
-  codes: readonly { pathway: Pathway; code: string }[],
+  /** `pathway`: the built-in study's, or a flow's pathway key (issue 30). */
+  codes: readonly { pathway: Pathway | (string & {}); code: string }[],
 ): Promise<void> {
   for (const { pathway, code } of codes) {
     await db
@@ -71,4 +72,14 @@ export function pathwayOfCodeKey(key: CodeKey): Pathway {
 
 function isPathway(value: string): value is Pathway {
   return (PATHWAYS as readonly string[]).includes(value);
+}
+
+/** Every code set for an experiment, by the pathway it is stored under (a flow's pathway keys, issue 30). */
+export async function listExperimentCodes(db: Kysely<DB>, experimentId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('completion_codes')
+    .select(['pathway', 'code'])
+    .where('experiment_id', '=', experimentId)
+    .execute();
+  return new Map(rows.map((r) => [r.pathway, r.code]));
 }

@@ -20,6 +20,7 @@ import {
   findExperimentCode,
   findCompletionCodes,
   pathwayOfCodeKey,
+  listExperimentCodes,
   saveCompletionCodes,
 } from './completion-codes.repository.js';
 import { CHAT_LIMIT_COLUMN } from './chat-limit-columns.js';
@@ -216,3 +217,22 @@ export async function experimentBudgets(
 // The experiments module's public API for other modules (the chat reads an experiment's limits in its own
 // transaction).
 export { findChatLimitOverrides } from './experiments.repository.js';
+
+/** A flow's pathway codes (issue 30): every code set for the experiment, by pathway. */
+export function experimentCodes(deps: AppDeps, experimentId: string): Promise<Map<string, string>> {
+  return listExperimentCodes(deps.database.db, experimentId);
+}
+
+/** Sets a flow's pathway codes (the caller checked the keys against the pinned flow); 404 for no experiment. */
+export async function saveFlowCodes(
+  deps: AppDeps,
+  experimentId: string,
+  codes: readonly { pathway: string; code: string }[],
+): Promise<void> {
+  await deps.database.db.transaction().execute(async (trx) => {
+    if (!(await updateExperimentRow(trx, experimentId, { updated_at: deps.clock().toISOString() }))) {
+      throw notFound(EXPERIMENT_NOT_FOUND);
+    }
+    await saveCompletionCodes(trx, experimentId, codes);
+  });
+}

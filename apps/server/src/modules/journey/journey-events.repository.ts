@@ -9,8 +9,8 @@ export interface NewJourneyEvent {
   userId: string;
   assignmentId: string | null;
   type: JourneyEventType;
-  /** The journey step the event concerns. */
-  step: JourneyStepName;
+  /** The journey step the event concerns (a JourneyStepName), or a flow's step id (issue 30). */
+  step: JourneyStepName | (string & {});
   /** A small JSON object (ids, answers that route the journey, seconds); never free text a participant wrote. */
   data?: Record<string, unknown> | undefined;
   createdAt: string;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { jsonArray, jsonObject, jsonObjectOf, lockForWrite, parsed } from '../../db/dialect.js';
 import { hotRead } from '../../db/hot-read.js';
-import type { AssignmentRow, ChatMessageRow, DB, SectionViewRow } from '../../db/schema.js';
+import type { AssignmentRow, ChatMessageRow, DB, SectionViewRow, StepRecordRow } from '../../db/schema.js';
 
 // The participant's journey facts (assignment, survey responses, section records, chat thread and its
 // messages) in one statement: the related rows come back as JSON arrays in columns of the assignment's row
@@ -19,6 +19,8 @@ export interface JourneyFactRows {
   messages: Pick<ChatMessageRow, 'role' | 'status' | 'content'>[];
   /** With a pathway: the experiment's completion code for it (null when not configured). */
   code?: string | null;
+  /** A flow's step records (issue 30; none for a study in the built-in shape). */
+  steps: Pick<StepRecordRow, 'step_id' | 'step_type' | 'data' | 'done_at' | 'created_at'>[];
 }
 
 const VIEW_COLUMNS = [
@@ -37,12 +39,14 @@ const VIEW_COLUMNS = [
   'study_version_id',
 ] as const satisfies readonly (keyof SectionViewRow)[];
 
-type FactsRow = AssignmentRow & Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages' | 'f_code', unknown>;
+type FactsRow = AssignmentRow &
+  Record<'f_surveys' | 'f_views' | 'f_thread' | 'f_messages' | 'f_steps' | 'f_code', unknown>;
 
 function factsStatement(db: Kysely<DB>, p: { userId: string; experimentId: string; pathway?: string }) {
   const survey = jsonObject(db, 's', ['survey_type', 'responses']);
   const view = jsonObject(db, 'v', VIEW_COLUMNS);
   const thread = jsonObject(db, 't', ['id', 'closed_reason']);
+  const step = jsonObject(db, 'r', ['step_id', 'step_type', 'data', 'done_at', 'created_at']);
   // Only the participant's own text: the replies are the long messages, and progress counts questions only.
   const message = jsonObjectOf(db, {
     position: sql`m.position`,
@@ -63,7 +67,8 @@ function factsStatement(db: Kysely<DB>, p: { userId: string; experimentId: strin
       (select ${thread} from chat_threads t
         where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_thread,
       (select ${jsonArray(db, message)} from chat_messages m join chat_threads t on t.id = m.thread_id
-        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages${code}
+        where t.user_id = a.user_id and t.experiment_id = a.experiment_id) as f_messages,
+      (select ${jsonArray(db, step)} from step_records r where r.assignment_id = a.id) as f_steps${code}
     from assignments a
     where a.user_id = ${p.userId} and a.experiment_id = ${p.experimentId}`.compile(db);
 }
@@ -88,7 +93,7 @@ export async function readJourneyFacts(
       ? await facts(db, { userId, experimentId })
       : await factsWithCode(db, { userId, experimentId, pathway: codeOf });
   if (!row) return undefined;
-  const { f_surveys, f_views, f_thread, f_messages, f_code, ...assignment } = row;
+  const { f_surveys, f_views, f_thread, f_messages, f_steps, f_code, ...assignment } = row;
   const views = parsed<SectionViewRow[]>(f_views).sort((a, b) => a.section_index - b.section_index);
   const messages = parsed<(JourneyFactRows['messages'][number] & { position: number })[]>(f_messages).sort(
     (a, b) => a.position - b.position,
@@ -99,6 +104,7 @@ export async function readJourneyFacts(
     views,
     thread: f_thread === null ? null : parsed(f_thread),
     messages,
+    steps: parsed(f_steps),
     ...(codeOf === undefined ? {} : { code: typeof f_code === 'string' ? f_code : null }),
   };
 }

@@ -211,3 +211,14 @@ export async function earnedCode(
   if (!earned) throw pathwayNotEarned(pathway);
   return { code: rows.code ?? null };
 }
+
+// A study written as a flow (issue 30) has its own gate beside this one.
+export {
+  flowWrite,
+  readFlowState,
+  requireFlow,
+  type FlowState,
+  type FlowStepContext,
+  type FlowStepOutcome,
+} from './flow-gate.js';
+export { chatStepOf } from './flow-records.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Condition, Stratum } from '@studychat/contracts';
+import type { Condition } from '@studychat/contracts';
 import type { DB } from '../../db/schema.js';
 
 export interface FreeSlot {
@@ -15,7 +15,7 @@ export interface FreeSlot {
 export function nextFreeSlot(
   db: Kysely<DB>,
   experimentId: string,
-  stratum: Stratum,
+  stratum: string,
   conditions: readonly Condition[],
 ): Promise<FreeSlot | undefined> {
   return db
@@ -36,7 +36,7 @@ export function nextFreeSlot(
  */
 export async function appendBlock(
   db: Kysely<DB>,
-  input: { experimentId: string; stratum: Stratum; conditions: Condition[]; now: string; newId: () => string },
+  input: { experimentId: string; stratum: string; conditions: Condition[]; now: string; newId: () => string },
 ): Promise<void> {
   const last = await db
     .selectFrom('allocation_slots')

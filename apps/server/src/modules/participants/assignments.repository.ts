@@ -142,7 +142,8 @@ export function recordConsent(db: Kysely<DB>, id: string, at: string): Promise<A
  */
 export function recordCompletionOf(
   db: Kysely<DB>,
-  input: { id: string; experimentId: string; pathway: Pathway; at: string },
+  /** `pathway`: the built-in study's, or a flow's pathway key (issue 30). */
+  input: { id: string; experimentId: string; pathway: Pathway | (string & {}); at: string },
 ): Promise<AssignmentRow | undefined> {
   return db
     .updateTable('assignments')

@@ -218,4 +218,11 @@ export async function participantStudyView(
 }
 
 // The participants module's public API for other modules (a preview joins its test participant itself).
-export { claimProlificId, findAssignment, insertAssignmentOnce } from './assignments.repository.js';
+export {
+  claimProlificId,
+  findAssignment,
+  insertAssignmentOnce,
+  recordCompletionOf,
+  recordConsent,
+} from './assignments.repository.js';
+export { assignFlowCondition, isRandomisationRetry } from './randomisation.service.js';

@@ -33,3 +33,20 @@ export function stratumFor(intention: number): Stratum | null {
   if (intention === 5 || intention === 6) return '5-6';
   return null;
 }
+
+/**
+ * One permuted block for weighted conditions (a flow's randomise step, issue 30): each condition `weight` times,
+ * shuffled with Fisher-Yates drawing from `random`. Equal weights of 2 give the built-in study's blocks.
+ */
+export function weightedBlock(weights: Readonly<Record<string, number>>, random: () => number): Condition[] {
+  const block = Object.entries(weights).flatMap(([c, w]) => Array.from({ length: w }, () => c));
+  for (let i = block.length - 1; i > 0; i--) {
+    const j = Math.min(i, Math.floor(random() * (i + 1)));
+    const a = block[i];
+    const b = block[j];
+    if (a === undefined || b === undefined) continue;
+    block[i] = b;
+    block[j] = a;
+  }
+  return block;
+}

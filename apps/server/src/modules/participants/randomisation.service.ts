@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { conditionIds, type Assignment, type Condition, type Journey, type Stratum } from '@studychat/contracts';
+import { conditionIds, type Assignment, type Condition, type Journey } from '@studychat/contracts';
 import type { AssignmentRow, DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
@@ -7,7 +7,7 @@ import { journeyWriteThen } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
 import { toAssignment } from '../journey/assignment.mapper.js';
 import { recordCondition } from './assignments.repository.js';
-import { permutedBlock, stratumFor } from './permuted-block.js';
+import { permutedBlock, stratumFor, weightedBlock } from './permuted-block.js';
 
 const MAX_ATTEMPTS = 25;
 const MAX_CLAIMS_PER_ATTEMPT = 20;
@@ -48,7 +48,8 @@ export async function assignCondition(
             const record = (condition: Condition) =>
               recordCondition(trx, { id, condition, stratum, at: now.toISOString() });
             const conditions = conditionIds(study);
-            const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, conditions, now }, record);
+            const block = () => permutedBlock(conditions, deps.random);
+            const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, conditions, block, now }, record);
             const condition = assigned.assigned_condition;
             return { result: assigned, event: { type: 'assigned', data: { condition, stratum } } };
           },
@@ -70,7 +71,15 @@ export async function assignCondition(
 async function claimAndAssign(
   trx: Kysely<DB>,
   deps: AppDeps,
-  input: { id: string; experimentId: string; stratum: Stratum; conditions: Condition[]; now: Date },
+  input: {
+    id: string;
+    experimentId: string;
+    stratum: string;
+    conditions: Condition[];
+    /** A new block's conditions in order. */
+    block: () => Condition[];
+    now: Date;
+  },
   record: (condition: Condition) => Promise<AssignmentRow | undefined>,
 ): Promise<AssignmentRow> {
   const { id: assignmentId, experimentId, stratum, conditions } = input;
@@ -81,7 +90,7 @@ async function claimAndAssign(
       await appendBlock(trx, {
         experimentId,
         stratum,
-        conditions: permutedBlock(conditions, deps.random),
+        conditions: input.block(),
         now,
         newId: deps.newId,
       });
@@ -97,4 +106,37 @@ async function claimAndAssign(
     return assigned;
   }
   throw new RetryAttempt();
+}
+
+/** Whether an error is another process's concurrent randomisation: the caller retries its whole write. */
+export function isRandomisationRetry(error: unknown): boolean {
+  return isRetryable(error);
+}
+
+/**
+ * A flow's randomise step (issue 30), in the flow gate's transaction: weighted permuted blocks within the
+ * participant's stratum, the lowest free slot claimed. A concurrent append makes it throw an error for which
+ * `isRandomisationRetry` holds: the caller runs its write again.
+ */
+export async function assignFlowCondition(
+  trx: Kysely<DB>,
+  deps: AppDeps,
+  input: { assignmentId: string; experimentId: string; weights: Record<string, number>; stratum: string; now: Date },
+): Promise<AssignmentRow> {
+  const conditions = Object.keys(input.weights).filter((c) => (input.weights[c] ?? 0) > 0);
+  const record = (condition: Condition) =>
+    recordCondition(trx, { id: input.assignmentId, condition, stratum: input.stratum, at: input.now.toISOString() });
+  return claimAndAssign(
+    trx,
+    deps,
+    {
+      id: input.assignmentId,
+      experimentId: input.experimentId,
+      stratum: input.stratum,
+      conditions,
+      block: () => weightedBlock(input.weights, deps.random),
+      now: input.now,
+    },
+    record,
+  );
 }
