@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  inBuiltInShape,
   NOT_ADMITTING_TEXT,
   type ChatLimitsReply,
   type StudyVersion,
@@ -24,7 +25,7 @@ test('a study whose chat budget is nearly spent turns newcomers away on its land
   const builtIn = versions.find((v) => v.is_default);
   if (!builtIn) throw new Error('no built-in study version');
   const { definition } = await admin.call<StudyVersion>('GET', `/api/admin/study-versions/${builtIn.id}`);
-  const priced = structuredClone(definition);
+  const priced = structuredClone(inBuiltInShape(definition));
   for (const chat of Object.values(priced.chat.conditions)) {
     chat.settings = { model: 'e2e-lab-model', price: { inputPerMTok: 1000, outputPerMTok: 1000 } };
   }

@@ -10,7 +10,11 @@ import type { ContentBlock } from './study/types.js';
 // are, one write per step, and the AI text's generation. The built-in shape keeps the spec's routes.
 
 /** A question as the participant sees it: an attention check's expected answer is never sent. */
-export type FlowQuestionView = Omit<FlowQuestion, 'check'>;
+export type FlowQuestionView = FlowQuestion extends infer Q
+  ? Q extends FlowQuestion
+    ? Omit<Q, 'check'>
+    : never
+  : never;
 
 /** The step the participant is at, in the study's words with earlier answers piped in; no prompts, no scripts. */
 export type FlowStepView =
@@ -24,7 +28,14 @@ export type FlowStepView =
       /** Whole seconds before the server accepts the button (0: now). */
       remainingSeconds: number;
     }
-  | { id: string; type: 'questions'; title: string; intro: string | null; questions: FlowQuestionView[]; button: string }
+  | {
+      id: string;
+      type: 'questions';
+      title: string;
+      intro: string | null;
+      questions: FlowQuestionView[];
+      button: string;
+    }
   | {
       id: string;
       type: 'ai_text';

@@ -57,7 +57,11 @@ export { CompletionStatus } from './completion-status.js';
  * A write that moves the journey answers with the journey after it (docs/decisions/0068), so the next page's
  * guard need not read it again.
  */
-export const AssignmentReply = Assignment.extend({ journey: Journey.optional() });
+export const AssignmentReply = Assignment.extend({
+  journey: Journey.optional(),
+  /** The experiment's study is written as a flow (issue 30): its pages are /flow/:experimentId, no journey here. */
+  flow: z.boolean().optional(),
+});
 
 /** Whether an experiment takes new participants; `message` is what the landing page shows when it does not. */
 export const Admission = z.object({ admitting: z.boolean(), message: z.string().nullable() });

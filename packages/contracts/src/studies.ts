@@ -31,7 +31,9 @@ export const StudyVersionSummary = z.object({
 export type StudyVersionSummary = z.infer<typeof StudyVersionSummary>;
 
 /** A version's definition: the built-in shape, or a flow of steps (issue 30). */
-export const StudyVersion = StudyVersionSummary.extend({ definition: z.union([StudyDefinitionSchema, FlowDefinitionShape]) });
+export const StudyVersion = StudyVersionSummary.extend({
+  definition: z.union([StudyDefinitionSchema, FlowDefinitionShape]),
+});
 export type StudyVersion = z.infer<typeof StudyVersion>;
 
 /**

@@ -271,6 +271,28 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/participants/journey/${w.experimentId}` }),
     expect: [401, 200, 200, 404, 404, 404],
   },
+  // The flow routes (issue 30) on the world's experiment, which runs the built-in study: every caller who gets
+  // past the guard hears that it is not a flow (flow.test.ts walks the routes on flows, callers included).
+  'GET /api/participants/flow/:experimentId': {
+    request: (w) => ({ url: `/api/participants/flow/${w.experimentId}` }),
+    expect: [401, 409, 409, 409, 409, 409],
+  },
+  'POST /api/participants/flow/:experimentId/steps/:stepId': {
+    request: (w) => ({ url: `/api/participants/flow/${w.experimentId}/steps/consent`, body: {} }),
+    expect: [401, 409, 409, 409, 409, 409],
+  },
+  'POST /api/participants/flow/:experimentId/steps/:stepId/generate': {
+    request: (w) => ({ url: `/api/participants/flow/${w.experimentId}/steps/summary/generate` }),
+    expect: [401, 409, 409, 409, 409, 409],
+  },
+  'GET /api/experiments/:id/flow-codes': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-codes` }),
+    expect: [401, 403, 403, 403, 409, 409],
+  },
+  'PUT /api/experiments/:id/flow-codes': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-codes`, body: { codes: { complete: 'X' } } }),
+    expect: [401, 403, 403, 403, 403, 409],
+  },
   'POST /api/participants/sections/open': {
     request: (w) => ({
       url: '/api/participants/sections/open',

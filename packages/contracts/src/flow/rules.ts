@@ -136,11 +136,14 @@ export function pipeAnswers(text: string, flow: FlowDefinition, answers: Answers
 
 /** Whether a stored study definition is written as a flow (else it is in the built-in shape). */
 export function isFlowDefinition(definition: unknown): definition is FlowDefinition {
-  return typeof definition === 'object' && definition !== null && (definition as { format?: unknown }).format === 'flow';
+  return (
+    typeof definition === 'object' && definition !== null && (definition as { format?: unknown }).format === 'flow'
+  );
 }
 
 /** A definition known to be in the built-in shape (an editor or tool that handles only that shape); throws for a flow. */
 export function inBuiltInShape(definition: StudyDefinition | FlowDefinition): StudyDefinition {
-  if (isFlowDefinition(definition)) throw new Error('this study is written as a flow of steps, not in the built-in shape');
+  if (isFlowDefinition(definition))
+    throw new Error('this study is written as a flow of steps, not in the built-in shape');
   return definition;
 }

@@ -40,7 +40,10 @@ export async function chatArmOf(
     const rule = chatRuleFor(study.chat.completion, condition);
     if (!condition) return { arm: null, rule };
     const chat = perConditionPart(study.chat.conditions, condition, 'chat');
-    return { arm: { condition, systemPrompt: chat.systemPrompt, scripted: chat.scripted, settings: chat.settings }, rule };
+    return {
+      arm: { condition, systemPrompt: chat.systemPrompt, scripted: chat.scripted, settings: chat.settings },
+      rule,
+    };
   }
   const arm = chatStepOf(flow)?.arms[thread.condition];
   if (!arm) return { arm: null, rule: chatRuleFor(undefined, null) };

@@ -119,9 +119,15 @@ export async function flowWrite<T>(
       await log({ type: 'out_of_order', data: { attempted: input.stepId } }, at);
       return {
         kind: 'refused',
-        error: new AppError(409, 'STEP_OUT_OF_ORDER', `That is not the next step of the study: you are at "${at}".`, undefined, {
-          flowStep: at,
-        }),
+        error: new AppError(
+          409,
+          'STEP_OUT_OF_ORDER',
+          `That is not the next step of the study: you are at "${at}".`,
+          undefined,
+          {
+            flowStep: at,
+          },
+        ),
       };
     }
     const outcome = await apply({ trx, state, step, now, log: (event) => log(event, step.id) });

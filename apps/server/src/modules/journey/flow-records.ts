@@ -1,6 +1,6 @@
 import { chatRuleFor, type AnswerValue, type FlowDefinition, type ChatStep } from '@studychat/contracts';
 import { parsed } from '../../db/dialect.js';
-import { toAssignment } from './assignment.mapper.js';
+import { toBool } from '../../db/values.js';
 import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from './chat-facts.js';
 import type { FlowRecords } from './flow-position.js';
 import type { JourneyFactRows } from './journey-facts.repository.js';
@@ -46,7 +46,8 @@ export interface FlowFacts {
 
 /** The facts read (journey-facts.repository.ts) as the flow's records. */
 export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows): FlowFacts {
-  const assignment = toAssignment(rows.assignment);
+  // The row as stored: a flow's pathways and strata are its own, not the built-in study's (the API's Assignment).
+  const assignment = rows.assignment;
   const condition = assignment.assigned_condition;
   const arm = condition ? chatStepOf(flow)?.arms[condition] : undefined;
   const chat = rows.thread
@@ -80,7 +81,7 @@ export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows): FlowFa
   ];
   return {
     records: {
-      consented: assignment.consent_given || assignment.consent_timestamp !== null,
+      consented: toBool(assignment.consent_given) || assignment.consent_timestamp !== null,
       answers,
       answered,
       stepsDone,

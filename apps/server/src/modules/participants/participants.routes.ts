@@ -24,6 +24,8 @@ export function registerParticipantRoutes(app: FastifyInstance, ctx: AppContext)
   // Joining, consent and the condition lead to the next page: their replies carry the journey (0068).
   route(app, participantRoutes.create, user, async (request) => {
     const assignment = await createAssignment(deps, caller(request), request.body, ctx.config.chatLimits);
+    // A study written as a flow has its own view (issue 30): the browser reads it at /flow/:experimentId.
+    if (await deps.flows(assignment.experiment_id)) return { ...assignment, flow: true };
     return { ...assignment, journey: await getJourney(deps, assignment.user_id, assignment.experiment_id) };
   });
   route(app, participantRoutes.get, user, (request) =>

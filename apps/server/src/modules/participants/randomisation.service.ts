@@ -49,7 +49,12 @@ export async function assignCondition(
               recordCondition(trx, { id, condition, stratum, at: now.toISOString() });
             const conditions = conditionIds(study);
             const block = () => permutedBlock(conditions, deps.random);
-            const assigned = await claimAndAssign(trx, deps, { id, experimentId, stratum, conditions, block, now }, record);
+            const assigned = await claimAndAssign(
+              trx,
+              deps,
+              { id, experimentId, stratum, conditions, block, now },
+              record,
+            );
             const condition = assigned.assigned_condition;
             return { result: assigned, event: { type: 'assigned', data: { condition, stratum } } };
           },

@@ -139,7 +139,9 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const { experiment, v, join, stamp, definition } = await setup();
     const processA = createStudySource(t().database.db);
     const held = gate(dialect);
-    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(inBuiltInShape(v.definition)) }, PRICES, held.hold));
+    const edit = codeOf(
+      updateStudyVersion(t().deps, v.id, { definition: edited(inBuiltInShape(v.definition)) }, PRICES, held.hold),
+    );
     const holder = await held.reached;
     // The participant joins while the edit is held between its in-use check and its write; right after the
     // join, another process reads the study (and keeps it once the experiment is locked).
@@ -168,7 +170,9 @@ describe.each(TEST_DIALECTS)('first join against a version edit or a re-pin, int
     const held = gate(dialect);
     const joined = heldJoin(held);
     const holder = await held.reached;
-    const edit = codeOf(updateStudyVersion(t().deps, v.id, { definition: edited(inBuiltInShape(v.definition)) }, PRICES));
+    const edit = codeOf(
+      updateStudyVersion(t().deps, v.id, { definition: edited(inBuiltInShape(v.definition)) }, PRICES),
+    );
     await settledOrBlocked(t(), edit, holder);
     held.open();
     await joined;

@@ -42,7 +42,10 @@ function unpricedFlowModels(flow: FlowDefinition, prices: PriceTable): StudyIssu
   flow.steps.forEach((step, index) => {
     const models: [string, FlowModel | undefined][] =
       step.type === 'chat'
-        ? Object.entries(step.arms).map(([condition, arm]) => [`steps.${index}.arms.${condition}.model.model`, arm.model])
+        ? Object.entries(step.arms).map(([condition, arm]) => [
+            `steps.${index}.arms.${condition}.model.model`,
+            arm.model,
+          ])
         : step.type === 'ai_text'
           ? [[`steps.${index}.model.model`, step.model]]
           : [];
