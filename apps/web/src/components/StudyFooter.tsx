@@ -1,12 +1,18 @@
 import { SESSION_KEYS } from '../lib/storage-keys';
 
 /** Footer on every study page: participant id, experiment id and the not-medical-advice disclaimer. */
+export const SPEC_FOOTER_DISCLAIMER =
+  'This study is for research purposes only and does not provide medical advice. Please talk to a doctor or other qualified health professional about any health questions.';
+
 export function StudyFooter({
   participantId,
   experimentId,
+  disclaimer = SPEC_FOOTER_DISCLAIMER,
 }: {
   participantId?: string | null;
   experimentId?: string | null;
+  /** The study's own disclaimer (a flow's, issue 30); the spec's for the built-in study. */
+  disclaimer?: string;
 }) {
   const pid = participantId ?? sessionStorage.getItem(SESSION_KEYS.PROLIFIC_PID);
   const eid = experimentId ?? sessionStorage.getItem(SESSION_KEYS.EXPERIMENT_ID);
@@ -22,10 +28,7 @@ export function StudyFooter({
           <dd className="inline font-mono break-all">{eid ?? 'not set'}</dd>
         </div>
       </dl>
-      <p className="mt-2">
-        This study is for research purposes only and does not provide medical advice. Please talk to a doctor or other
-        qualified health professional about any health questions.
-      </p>
+      <p className="mt-2">{disclaimer}</p>
     </footer>
   );
 }

@@ -6,11 +6,14 @@ export function StudyLayout({
   title,
   children,
   wide = false,
+  disclaimer,
 }: {
   title?: string;
   children: ReactNode;
   /** A wider column for reading pages on large screens. */
   wide?: boolean;
+  /** The study's own disclaimer in the footer (a flow's, issue 30); the spec's when absent. */
+  disclaimer?: string;
 }) {
   return (
     <div className="flex min-h-dvh flex-col">
@@ -23,7 +26,7 @@ export function StudyLayout({
         {title && <h1 className="mb-5 text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>}
         {children}
       </main>
-      <StudyFooter />
+      <StudyFooter disclaimer={disclaimer} />
     </div>
   );
 }

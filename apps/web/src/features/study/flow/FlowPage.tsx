@@ -1,0 +1,116 @@
+import type { FlowView, SubmitFlowStepBody } from '@studychat/contracts/web';
+import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
+import { PageLoading } from '../../../components/PageLoading';
+import { StudyLayout } from '../../../components/StudyLayout';
+import { AiTextStep } from './steps/AiTextStep';
+import { ChatStep } from './steps/ChatStep';
+import { EndStep } from './steps/EndStep';
+import { PageStep } from './steps/PageStep';
+import { QuestionsStep } from './steps/QuestionsStep';
+import { RandomiseStep } from './steps/RandomiseStep';
+import { useFlow, type StepRefusal } from './use-flow';
+
+/** "Step 2 of 6" above the step (none at the end). */
+function Progress({ view }: { view: FlowView }) {
+  if (view.step.type === 'end' || view.total === 0) return null;
+  return (
+    <p className="mb-2 text-sm font-medium text-slate-600">
+      Step {view.position} of {view.total}
+    </p>
+  );
+}
+
+function Step({
+  experimentId,
+  view,
+  sending,
+  refusal,
+  submit,
+}: {
+  experimentId: string;
+  view: FlowView;
+  sending: boolean;
+  refusal: StepRefusal | null;
+  submit: (stepId: string, body?: SubmitFlowStepBody) => Promise<boolean>;
+}) {
+  const { step } = view;
+  switch (step.type) {
+    case 'page':
+      return <PageStep step={step} sending={sending} onNext={() => void submit(step.id)} />;
+    case 'questions':
+      return (
+        <QuestionsStep
+          key={step.id}
+          step={step}
+          sending={sending}
+          serverProblems={refusal?.byKey ?? {}}
+          message={refusal?.message ?? null}
+          onSubmit={(answers) => void submit(step.id, { answers })}
+        />
+      );
+    case 'ai_text':
+      return (
+        <AiTextStep
+          key={step.id}
+          experimentId={experimentId}
+          step={step}
+          sending={sending}
+          message={refusal?.message ?? null}
+          onConfirm={(text) => void submit(step.id, { text })}
+        />
+      );
+    case 'randomise':
+      return <RandomiseStep key={step.id} onArrive={() => void submit(step.id)} />;
+    case 'end':
+      return <EndStep key={step.id} step={step} completed={view.completed} onArrive={() => void submit(step.id)} />;
+    case 'chat':
+      // Rendered full-screen by FlowPage.
+      return null;
+  }
+}
+
+/**
+ * `/flow/:experimentId`: a study written as a flow (issue 30). The server says which step the participant is at
+ * and answers each write with the next; the page shows that step in the study's words and footer.
+ */
+export function FlowPage({ experimentId }: { experimentId: string }) {
+  const { load, sending, refusal, submit, refresh } = useFlow(experimentId);
+  if (load.kind === 'loading') return <PageLoading />;
+  if (load.kind === 'failed') {
+    return (
+      <StudyLayout title="This page could not be loaded">
+        <Alert>{load.message}</Alert>
+        <Button className="mt-5" onClick={() => void refresh()}>
+          Try again
+        </Button>
+      </StudyLayout>
+    );
+  }
+  const { view } = load;
+  const { step } = view;
+  if (step.type === 'chat') {
+    return (
+      <div className="mx-auto max-w-3xl">
+        <ChatStep experimentId={experimentId} step={step} condition={view.condition} onProceed={() => void refresh()} />
+      </div>
+    );
+  }
+  // A step the page sends by itself (randomise, end) that failed: say so and offer to try again.
+  const automatic = (step.type === 'randomise' || (step.type === 'end' && !view.completed)) && refusal !== null;
+  return (
+    <StudyLayout title={step.type === 'randomise' ? undefined : step.title} disclaimer={view.texts.disclaimer}>
+      <Progress view={view} />
+      {automatic ? (
+        <div className="space-y-4">
+          <Alert>{refusal.message}</Alert>
+          <Button onClick={() => void submit(step.id)} disabled={sending}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <Step experimentId={experimentId} view={view} sending={sending} refusal={refusal} submit={submit} />
+      )}
+    </StudyLayout>
+  );
+}
