@@ -381,7 +381,7 @@ describe.each(TEST_DIALECTS)('studies written as flows on %s', (dialect) => {
     const experimentId = await experimentOf(rulesFlow);
     const hostile = '<img src=x onerror=1> =HYPERLINK("x")';
     const user = await flowParticipant(t(), experimentId);
-    let view = await walk(t(), user, experimentId, { until: 'for_light', answers: { ...ABOUT, why: hostile } });
+    const view = await walk(t(), user, experimentId, { until: 'for_light', answers: { ...ABOUT, why: hostile } });
     // Only the light arm sees the page that pipes the answer; the others walk on to their end.
     if (view.step.id === 'for_light') {
       expect(view.step.title).toBe(`You said ${hostile}`);
