@@ -398,10 +398,12 @@ export interface MessageRecord {
   thinking: string | null;
 }
 
-const messageColumnsByStudy = new WeakMap<StudyDefinition, readonly CsvColumn<MessageRecord>[]>();
+/** What messages.csv needs of a study: its conditions (a flow's, issue 30, as well as the built-in shape's). */
+type StudyConditions = Pick<StudyDefinition, 'conditionList'>;
+const messageColumnsByStudy = new WeakMap<StudyConditions, readonly CsvColumn<MessageRecord>[]>();
 
 /** messages.csv's columns; the condition's allowed values are the study version's (docs/decisions/0061). */
-export function messageColumns(study: StudyDefinition): readonly CsvColumn<MessageRecord>[] {
+export function messageColumns(study: StudyConditions): readonly CsvColumn<MessageRecord>[] {
   const cached = messageColumnsByStudy.get(study);
   if (cached) return cached;
   const columns = buildMessageColumns(study);
@@ -409,7 +411,7 @@ export function messageColumns(study: StudyDefinition): readonly CsvColumn<Messa
   return columns;
 }
 
-const buildMessageColumns = (study: StudyDefinition): readonly CsvColumn<MessageRecord>[] => [
+const buildMessageColumns = (study: StudyConditions): readonly CsvColumn<MessageRecord>[] => [
   { name: 'experiment_id', type: 'text', meaning: 'Experiment id', value: (r) => r.experimentId },
   { name: 'user_id', type: 'text', meaning: 'Study login (user) id; joins participants.csv', value: (r) => r.userId },
   { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id', value: (r) => r.prolificPid },

@@ -1,10 +1,7 @@
 import { findExperiment } from '../experiments/experiments.service.js';
 import { createHash } from 'node:crypto';
 import type { ParticipantStatusName, StudyDefinition } from '@studychat/contracts';
-import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { Zip, type ZipInputFile } from 'fflate';
 import type { Kysely } from 'kysely';
-import serverPackage from '../../../package.json' with { type: 'json' };
 import { readSnapshot } from '../../db/dialect.js';
 import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
@@ -18,13 +15,14 @@ import { csvOf, messageRecords, participantRecords, surveyRecords } from './expo
 import { EVENT_COLUMNS, PAGE_TIME_COLUMNS } from './package-columns.js';
 import { eventRecords, pageTimeRecords } from './package-records.js';
 import { listExportedStudyVersions } from './package.repository.js';
+import { zipEntries } from './zip.js';
+import { PRODUCT_VERSION } from './product-version.js';
+import { exportFlowPackage } from './flow-package.service.js';
 
 // The data package: every analysis file of an experiment in one ZIP, read in ONE read transaction, so the
 // files are one snapshot (a participant writing meanwhile is in all of them or in none). The package is
 // built in memory inside the transaction (one file's text at a time, then compressed; a few MB for thousands of participants)
 // and sent after the transaction ends, so no database connection waits on a slow download.
-
-export const PRODUCT_VERSION: string = serverPackage.version;
 
 /** SHA-256 of a study definition as JSON: the same for the pinned study and its study_versions row. */
 function studyContentSha256(study: StudyDefinition): string {
@@ -92,35 +90,6 @@ function fileSources(
   ];
 }
 
-/** Deflate level 3: half the CPU of level 6 for a package some 5% larger (docs/decisions/0050). */
-const DEFLATE_LEVEL = 3;
-
-/**
- * One ZIP entry, deflated by Node's zlib (native, several times faster than JavaScript deflate) as its text
- * arrives, and handed to fflate's ZIP writer as a ready-made entry (its `ZipInputFile` interface). Each
- * chunk is deflated on its own and ends on a sync flush, then an empty final block closes the stream: one
- * valid deflate stream, so only a chunk of the file's text (not the whole file, twice) is held at a time.
- */
-async function addDeflated(zip: Zip, filename: string, texts: AsyncIterable<string>, mtime: Date): Promise<void> {
-  const compressed: Buffer[] = [];
-  let size = 0;
-  let crc = 0;
-  for await (const text of texts) {
-    const raw = Buffer.from(text, 'utf8');
-    size += raw.length;
-    crc = crc32(raw, crc);
-    compressed.push(deflateRawSync(raw, { level: DEFLATE_LEVEL, finishFlush: constants.Z_SYNC_FLUSH }));
-  }
-  compressed.push(deflateRawSync(Buffer.alloc(0), { level: DEFLATE_LEVEL }));
-  const file: ZipInputFile = { filename, size, crc, compression: 8, mtime };
-  zip.add(file);
-  file.ondata?.(null, Buffer.concat(compressed), true);
-}
-
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
-}
-
 async function zipFiles(
   trx: Kysely<DB>,
   experimentId: string,
@@ -129,21 +98,15 @@ async function zipFiles(
   study: StudyDefinition,
   descriptor: () => string,
 ): Promise<Buffer> {
-  const output: Uint8Array[] = [];
-  let failure: Error | null = null;
-  const zip = new Zip((error, chunk) => {
-    if (error) failure = error;
-    else output.push(chunk);
-  });
-  const modified = new Date();
-  for (const [name, source] of fileSources(trx, experimentId, statuses, includeTests, study)) {
-    // One page of a file's text at a time is held, then only its compressed form.
-    await addDeflated(zip, name, source(), modified);
-  }
-  await addDeflated(zip, 'datapackage.json', once(descriptor()), modified);
-  zip.end();
-  if (failure) throw failure;
-  return Buffer.concat(output);
+  return zipEntries([
+    ...fileSources(trx, experimentId, statuses, includeTests, study),
+    [
+      'datapackage.json',
+      async function* () {
+        yield descriptor();
+      },
+    ],
+  ]);
 }
 
 /** The package of an experiment; test runs (is_test) only with `includeTests` (docs/decisions/0027). */
@@ -155,6 +118,9 @@ export async function exportPackage(
   const { database } = deps;
   const experiment = await findExperiment(deps, experimentId);
   if (!experiment) throw notFound('Experiment not found');
+  // A study written as a flow has a package of its own shape (issue 30).
+  const flow = await deps.flows(experimentId);
+  if (flow) return exportFlowPackage(deps, experiment, flow, includeTests);
   const study = await deps.studies(experimentId);
   const exportedAt = deps.clock().toISOString();
   const meta: PackageMeta = {

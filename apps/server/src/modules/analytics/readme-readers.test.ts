@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAndLogin, useTestApp } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { at, insertExperimentRow, seedParticipant } from '../../../test/factories.js';
-import { REPO_ROOT } from '../../paths.js';
+import { readmeSnippet, run } from './readers.testing.js';
 
 // The R and pandas code of docs/running-a-study.md, taken from that page itself (so the test checks the documented code), run
 // by the real R (`Rscript`, Debian r-base-core) and pandas (Debian python3-pandas under /usr/bin/python3) on
@@ -27,28 +26,6 @@ const MESSAGES = [
   'مرحبا بالعالم، هل اللقاح آمن؟',
   'TRUE',
 ];
-
-/** The fenced block of `language` in docs/running-a-study.md that defines `read_package_file`. */
-function readmeSnippet(language: 'r' | 'python'): string {
-  const readme = readFileSync(path.join(REPO_ROOT, 'docs', 'running-a-study.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].filter(
-    (m) => m[1] === language && m[2]?.includes('read_package_file'),
-  );
-  expect(blocks, `one ${language} block with read_package_file in docs/running-a-study.md`).toHaveLength(1);
-  return blocks[0]?.[2] ?? '';
-}
-
-function run(command: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8' } });
-  } catch (error) {
-    const e = error as { code?: string; stderr?: string };
-    if (e.code === 'ENOENT') {
-      throw new Error(`${command} is not installed: apt-get install r-base-core python3-pandas (see .ci/run)`);
-    }
-    throw new Error(`${command} failed: ${e.stderr ?? String(error)}`);
-  }
-}
 
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex');
 

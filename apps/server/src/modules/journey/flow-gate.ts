@@ -49,7 +49,8 @@ export async function requireFlow(deps: AppDeps, experimentId: string): Promise<
   return flow;
 }
 
-function stateOf(flow: FlowDefinition, rows: JourneyFactRows): FlowState {
+/** A participant's state in a flow from their facts' rows (the gate's reads; the data package's batch reads). */
+export function flowStateOf(flow: FlowDefinition, rows: JourneyFactRows): FlowState {
   const facts = toFlowFacts(flow, rows);
   return { flow, facts, position: flowPosition(flow, facts.records), assignmentId: rows.assignment.id };
 }
@@ -59,13 +60,13 @@ export async function readFlowState(deps: AppDeps, userId: string, experimentId:
   const flow = await requireFlow(deps, experimentId);
   const first = await readJourneyFacts(deps.database.db, userId, experimentId);
   if (!first) throw notFound(NO_PARTICIPATION);
-  const state = stateOf(flow, first);
+  const state = flowStateOf(flow, first);
   const pathway = state.position.pathway;
   if (pathway === null) return state;
   // At an end step (or completed): the code is read with the facts, as the built-in study's release does.
   const rows = await readJourneyFacts(deps.database.db, userId, experimentId, pathway);
   if (!rows) throw notFound(NO_PARTICIPATION);
-  return { ...stateOf(flow, rows), code: rows.code ?? null };
+  return { ...flowStateOf(flow, rows), code: rows.code ?? null };
 }
 
 /** Whether `stepId` names a step of the participant's walk that their records show done (a repeat). */
@@ -95,7 +96,7 @@ export async function flowWrite<T>(
   const settled = await deps.database.db.transaction().execute(async (trx): Promise<Settled | undefined> => {
     const rows = await lockJourneyFacts(trx, input.userId, input.experimentId);
     if (!rows) return undefined;
-    const state = stateOf(flow, rows);
+    const state = flowStateOf(flow, rows);
     const now = deps.clock();
     const log = async (event: StepEvent, step: string) => {
       if (REFUSALS.includes(event.type)) {
@@ -135,7 +136,7 @@ export async function flowWrite<T>(
     if ('refusal' in outcome) return { kind: 'refused', error: outcome.refusal };
     const after = await readJourneyFacts(trx, input.userId, input.experimentId);
     if (!after) throw new Error("the participant's assignment disappeared inside their write");
-    return { kind: 'done', value: outcome.result, state: stateOf(flow, after) };
+    return { kind: 'done', value: outcome.result, state: flowStateOf(flow, after) };
   });
   if (!settled) throw notFound(NO_PARTICIPATION);
   if (settled.kind === 'refused') throw settled.error;

@@ -222,3 +222,4 @@ export {
   type FlowStepOutcome,
 } from './flow-gate.js';
 export { chatStepOf } from './flow-records.js';
+export { flowStateOf } from './flow-gate.js';
