@@ -132,6 +132,7 @@ export const endpoints = {
     view: endpoint<F['view']>('GET', '/api/participants/flow/:experimentId'),
     submit: endpoint<F['submit']>('POST', '/api/participants/flow/:experimentId/steps/:stepId'),
     generate: endpoint<F['generate']>('POST', '/api/participants/flow/:experimentId/steps/:stepId/generate'),
+    progress: endpoint<F['progress']>('GET', '/api/experiments/:id/flow-progress'),
     codes: endpoint<F['codes']>('GET', '/api/experiments/:id/flow-codes'),
     updateCodes: endpoint<F['updateCodes']>('PUT', '/api/experiments/:id/flow-codes'),
   },

@@ -113,6 +113,28 @@ export const UpdateFlowCodesBody = z
   .strict();
 const FlowExperimentParams = z.object({ id: Id });
 
+/** Where a flow's participants are (the flow's monitor): counts by step, pathway and condition, and each one. */
+export const FlowProgressReply = z.object({
+  total: z.number().int(),
+  byStep: z.array(z.object({ stepId: z.string(), type: z.string(), count: z.number().int() })),
+  byPathway: z.array(z.object({ key: z.string(), label: z.string(), count: z.number().int() })),
+  byCondition: z.array(z.object({ id: z.string(), label: z.string(), count: z.number().int() })),
+  participants: z.array(
+    z.object({
+      userId: z.string(),
+      prolificPid: z.string().nullable(),
+      condition: z.string().nullable(),
+      lastStep: z.string(),
+      pathway: z.string().nullable(),
+      joinedAt: z.string().nullable(),
+      completedAt: z.string().nullable(),
+      flagged: z.array(z.string()),
+    }),
+  ),
+});
+export type FlowProgressReply = z.infer<typeof FlowProgressReply>;
+export const FlowProgressQuery = z.object({ include_tests: z.enum(['true', 'false']).optional() });
+
 export const flowRoutes = {
   view: defineRoute({
     method: 'GET',
@@ -132,6 +154,13 @@ export const flowRoutes = {
     path: '/api/participants/flow/:experimentId/steps/:stepId/generate',
     params: FlowStepParams,
     reply: GeneratedTextReply,
+  }),
+  progress: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/flow-progress',
+    params: FlowExperimentParams,
+    query: FlowProgressQuery,
+    reply: FlowProgressReply,
   }),
   codes: defineRoute({
     method: 'GET',

@@ -285,6 +285,10 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/participants/flow/${w.experimentId}/steps/summary/generate` }),
     expect: [401, 409, 409, 409, 409, 409],
   },
+  'GET /api/experiments/:id/flow-progress': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-progress` }),
+    expect: [401, 403, 403, 403, 409, 409],
+  },
   'GET /api/experiments/:id/flow-codes': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-codes` }),
     expect: [401, 403, 403, 403, 409, 409],

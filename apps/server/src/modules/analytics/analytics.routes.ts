@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ExportParams, ExportQuery, IdParams, experimentRoutes } from '@studychat/contracts';
+import { ExportParams, ExportQuery, IdParams, experimentRoutes, flowRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { exportFile } from './export.service.js';
 import { participantSummary, participantsDetailed } from './analytics.service.js';
 import { exportPackage } from './package.service.js';
+import { flowProgress } from './flow-progress.service.js';
 import { exportSpreadsheet } from './spreadsheet.service.js';
 import { exportTranscripts } from './transcripts.service.js';
 
@@ -16,6 +17,16 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
   const staff = { guards: [ctx.guards.requireStaff] };
 
   route(app, experimentRoutes.participantSummary, staff, (request) => participantSummary(ctx.deps, request.params.id));
+  // A flow's monitor (issue 30): where each participant is, by step, pathway and condition.
+  route(
+    app,
+    flowRoutes.progress,
+    {
+      ...staff,
+      audit: { action: 'participants.view', target: (request) => ({ type: 'experiment', id: request.params.id }) },
+    },
+    (request) => flowProgress(ctx.deps, request.params.id, request.query.include_tests === 'true'),
+  );
   route(
     app,
     experimentRoutes.participantsDetailed,

@@ -4,6 +4,7 @@ import {
   FLOW_TEMPLATES,
   threeArmTemplate,
   type FlowDefinition,
+  type FlowProgressReply,
   type FlowView,
 } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp } from '../../../test/app.js';
@@ -310,6 +311,33 @@ describe.each(TEST_DIALECTS)('studies written as flows on %s', (dialect) => {
     expect(byArm.get('text')).not.toContain('conversation');
     expect(byArm.get('none')).not.toContain('conversation');
     expect(byArm.get('none')).not.toContain('official_text');
+  });
+
+  it("counts the flow's participants by step, pathway and condition, agreeing with each one's row", async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const experimentId = await flowExperiment(t(), admin, rulesFlow);
+    const done = await flowParticipant(t(), experimentId);
+    await walk(t(), done, experimentId, { answers: ABOUT });
+    const young = await flowParticipant(t(), experimentId);
+    await walk(t(), young, experimentId, { answers: { ...ABOUT, age: 16 } });
+    const waiting = await flowParticipant(t(), experimentId);
+    await walk(t(), waiting, experimentId, { until: 'about' });
+    const progress = expectJson<FlowProgressReply>(
+      await send(t(), admin, 'GET', `/api/experiments/${experimentId}/flow-progress`),
+      200,
+    );
+    expect(progress.total).toBe(3);
+    expect(progress.byStep.find((s) => s.stepId === 'about')?.count).toBe(1);
+    expect(progress.byStep.find((s) => s.stepId === 'completed')?.count).toBe(2);
+    expect(progress.byPathway.map((p) => [p.key, p.count])).toEqual([
+      ['complete', 1],
+      ['too_young', 1],
+      ['inattentive', 0],
+    ]);
+    expect(progress.byCondition.reduce((n, c) => n + c.count, 0)).toBe(1);
+    const row = (id: string) => progress.participants.find((p) => p.userId === id);
+    expect(row(waiting.id)).toMatchObject({ lastStep: 'about', pathway: null });
+    expect(row(young.id)).toMatchObject({ lastStep: 'completed', pathway: 'too_young', condition: null });
   });
 
   it('randomises by weight within the strata of any answer', async () => {

@@ -19,6 +19,10 @@ import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
 import { useExperiment, useExperimentStudy, useParticipantsDetailed } from './use-experiment-detail';
+import { isFlowDefinition } from '@studychat/contracts/web';
+import { useStudyVersion } from '../studies/use-studies';
+import { FlowCodesCard } from './flow/FlowCodesCard';
+import { FlowProgressCard } from './flow/FlowProgressCard';
 
 /**
  * `/admin/experiments/:id`: details, summary, results chart, participants, chat limits and budget, the model
@@ -27,9 +31,14 @@ import { useExperiment, useExperimentStudy, useParticipantsDetailed } from './us
 export function ExperimentDetailPage() {
   const { id = '' } = useParams();
   const experiment = useExperiment(id);
-  const participants = useParticipantsDetailed(id);
+  // A study written as a flow (issue 30) has its own monitor and codes; the built-in shape's panels read the spec's.
+  const pinned = useStudyVersion(experiment.data?.study_version_id ?? undefined);
+  const pinnedLoading = Boolean(experiment.data?.study_version_id) && pinned.isPending;
+  const flow = isFlowDefinition(pinned.data?.definition);
+  const builtIn = experiment.isSuccess && !pinnedLoading && !flow;
+  const participants = useParticipantsDetailed(id, builtIn);
   // The conditions of the pinned study version (docs/decisions/0061): the preview's choices, the chart's order.
-  const conditions = useExperimentStudy(id).data?.conditionList;
+  const conditions = useExperimentStudy(id, builtIn).data?.conditionList;
 
   return (
     <div className="space-y-5">
@@ -42,6 +51,25 @@ export function ExperimentDetailPage() {
           <p>Failed to load data</p>
           <p className="mt-1 text-sm">{serverMessage(experiment.error, '')}</p>
         </Alert>
+      ) : pinnedLoading ? (
+        <Spinner label="Loading the study..." />
+      ) : flow ? (
+        <>
+          <ExperimentDetailsCard experiment={experiment.data} showCodes={false} />
+          <StudyVersionCard experiment={experiment.data} />
+          <FlowProgressCard experimentId={id} />
+          <FlowCodesCard experimentId={id} editable={canEdit()} />
+          {canEdit() && (
+            <>
+              <ChatLimitsCard experimentId={id} />
+              <ModelCheckPanel />
+              <CredentialsPanel experimentId={id} />
+              <StudyLoginsPanel experimentId={id} />
+              <WithdrawalPanel experimentId={id} />
+            </>
+          )}
+          <ExportsPanel experimentId={id} packageOnly />
+        </>
       ) : (
         <>
           <ExperimentDetailsCard experiment={experiment.data} />

@@ -17,7 +17,14 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The experiment's id, description, completion codes (named as its study names the pathways) and dates, with Edit. */
-export function ExperimentDetailsCard({ experiment }: { experiment: Experiment }) {
+export function ExperimentDetailsCard({
+  experiment,
+  showCodes = true,
+}: {
+  experiment: Experiment;
+  /** The built-in shape's three codes; a flow's pathways have a card of their own (issue 30). */
+  showCodes?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const pathways = usePathways(experiment);
   return (
@@ -37,7 +44,7 @@ export function ExperimentDetailsCard({ experiment }: { experiment: Experiment }
         </Item>
         <Item label="Created At">{formatDateTime(experiment.created_at)}</Item>
         <Item label="Last Updated">{formatDateTime(experiment.updated_at)}</Item>
-        {pathways.map((p) => (
+        {(showCodes ? pathways : []).map((p) => (
           <Item key={p.codeKey} label={`Code: ${p.codeKey} (${p.label})`}>
             <span className="font-mono" title={p.description}>
               {experiment.completion_codes[p.codeKey] || '-'}

@@ -54,7 +54,14 @@ export function withTestRuns(url: string, include: boolean): string {
 }
 
 /** Download buttons for the export files (fetched with the token, saved as a Blob). */
-export function ExportsPanel({ experimentId }: { experimentId: string }) {
+export function ExportsPanel({
+  experimentId,
+  packageOnly = false,
+}: {
+  experimentId: string;
+  /** A study written as a flow (issue 30): its data is the package, shaped by the flow. */
+  packageOnly?: boolean;
+}) {
   const [states, setStates] = useState<Partial<Record<string, FileState>>>({});
   const [includeTests, setIncludeTests] = useState(false);
   const setState = (file: string, state: FileState) => setStates((s) => ({ ...s, [file]: state }));
@@ -118,12 +125,16 @@ export function ExportsPanel({ experimentId }: { experimentId: string }) {
         Include test runs (preview as participant); they are left out by default and flagged is_test
       </label>
       <ul className="mt-4 grid gap-3 sm:grid-cols-2">{item(DATA_PACKAGE)}</ul>
-      <h3 className="mt-4 text-base font-semibold text-slate-900">Single files</h3>
-      <ul className="mt-2 grid gap-3 sm:grid-cols-2">{CSV_DOWNLOADS.map(item)}</ul>
-      <h3 className="mt-4 text-base font-semibold text-slate-900">For a spreadsheet</h3>
-      <ul className="mt-2 grid gap-3 sm:grid-cols-2">{item(SPREADSHEET)}</ul>
-      <h3 className="mt-4 text-base font-semibold text-slate-900">For sharing</h3>
-      <ul className="mt-2 grid gap-3 sm:grid-cols-2">{item(TRANSCRIPTS)}</ul>
+      {!packageOnly && (
+        <>
+          <h3 className="mt-4 text-base font-semibold text-slate-900">Single files</h3>
+          <ul className="mt-2 grid gap-3 sm:grid-cols-2">{CSV_DOWNLOADS.map(item)}</ul>
+          <h3 className="mt-4 text-base font-semibold text-slate-900">For a spreadsheet</h3>
+          <ul className="mt-2 grid gap-3 sm:grid-cols-2">{item(SPREADSHEET)}</ul>
+          <h3 className="mt-4 text-base font-semibold text-slate-900">For sharing</h3>
+          <ul className="mt-2 grid gap-3 sm:grid-cols-2">{item(TRANSCRIPTS)}</ul>
+        </>
+      )}
     </Card>
   );
 }

@@ -21,8 +21,9 @@ export function useParticipantSummary(id: string) {
   });
 }
 
-export function useParticipantsDetailed(id: string) {
+export function useParticipantsDetailed(id: string, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: [...experimentKey(id), 'participants'],
     queryFn: ({ signal }) => api(endpoints.experiments.participantsDetailed, { params: { id }, signal }),
   });
@@ -71,8 +72,9 @@ export function useWithdraw(id: string) {
 }
 
 /** The study of the experiment's pinned version as participants get it (its conditions, ids and labels). */
-export function useExperimentStudy(id: string) {
+export function useExperimentStudy(id: string, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: [...experimentKey(id), 'study'],
     queryFn: ({ signal }) => api(endpoints.studies.participantView, { params: { experimentId: id }, signal }),
   });

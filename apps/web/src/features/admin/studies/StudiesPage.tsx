@@ -9,6 +9,7 @@ import { BackLink } from '../BackLink';
 import { canEdit } from '../can-edit';
 import { formatDateTime } from '../format';
 import { StudyDiff } from './StudyDiff';
+import { TemplatesCard } from './TemplatesCard';
 import { VersionSelect } from './VersionSelect';
 import { useCloneStudyVersion, useStudyVersions } from './use-studies';
 
@@ -77,6 +78,7 @@ export function StudiesPage() {
           </TableScroll>
         </Card>
       )}
+      {editor && <TemplatesCard onCreated={(id) => void navigate(`/admin/studies/${id}`)} />}
       {versions.data && versions.data.length > 1 && (
         <Card>
           <h2 className="text-lg font-semibold text-slate-900">Compare two versions</h2>

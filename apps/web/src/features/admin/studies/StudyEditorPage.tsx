@@ -3,7 +3,9 @@ import { Alert } from '../../../components/Alert';
 import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';
 import { canEdit } from '../can-edit';
+import { isFlowDefinition } from '@studychat/contracts/web';
 import { StudyEditor } from './editor/StudyEditor';
+import { FlowVersionView } from './FlowVersionView';
 import { useStudyVersion } from './use-studies';
 
 /** `/admin/studies/:id`: one version's definition as forms and JSON, editable while it is a draft. */
@@ -30,8 +32,12 @@ export function StudyEditorPage() {
               : 'You can read this version; only admins edit study versions.'}
         </Alert>
       )}
-      {/* A fresh editor per version, so its draft starts from the stored definition. */}
-      <StudyEditor key={v.id} version={v} />
+      {isFlowDefinition(v.definition) ? (
+        <FlowVersionView key={v.id} version={v} flow={v.definition} editable={editable} />
+      ) : (
+        /* A fresh editor per version, so its draft starts from the stored definition. */
+        <StudyEditor key={v.id} version={v} />
+      )}
     </div>
   );
 }

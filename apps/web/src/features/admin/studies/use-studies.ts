@@ -26,6 +26,16 @@ export function useCloneStudyVersion() {
   });
 }
 
+/** Creates a version from a definition (a template) and reloads the list. */
+export function useCreateStudyVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { label: string; definition: Record<string, unknown> }) =>
+      api(endpoints.studies.create, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: STUDIES_KEY }),
+  });
+}
+
 /** Saves a draft's label and definition. */
 export function useUpdateStudyVersion(id: string) {
   const queryClient = useQueryClient();

@@ -1,0 +1,136 @@
+import type { FlowDefinition, StudyIssue, StudyVersion } from '@studychat/contracts/web';
+import { useId, useState } from 'react';
+import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
+import { Card } from '../../../components/Card';
+import { TableScroll } from '../../../components/TableScroll';
+import { ApiError } from '../../../lib/api';
+import { useUpdateStudyVersion } from './use-studies';
+
+const STEP_TYPES: Record<FlowDefinition['steps'][number]['type'], string> = {
+  page: 'Page',
+  questions: 'Questions',
+  reading: 'Timed reading',
+  chat: 'Chat',
+  ai_text: 'AI text',
+  randomise: 'Randomise',
+  screen: 'Screen',
+  end: 'End',
+};
+
+/**
+ * A version written as a flow of steps (issue 30): its steps, conditions and pathways at a glance, and its
+ * definition as JSON, saved whole and checked by the server (every problem with its path). The step-by-step
+ * builder is issue 31.
+ */
+export function FlowVersionView({
+  version,
+  flow,
+  editable,
+}: {
+  version: StudyVersion;
+  flow: FlowDefinition;
+  editable: boolean;
+}) {
+  const jsonId = useId();
+  const update = useUpdateStudyVersion(version.id);
+  const [text, setText] = useState(() => JSON.stringify(flow, null, 2));
+  const [issues, setIssues] = useState<StudyIssue[]>([]);
+  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+
+  const save = () => {
+    setMessage(null);
+    let definition: Record<string, unknown>;
+    try {
+      definition = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      setMessage({ tone: 'error', text: `The JSON cannot be read: ${(error as Error).message}` });
+      return;
+    }
+    update.mutate(
+      { label: version.label, definition },
+      {
+        onSuccess: () => {
+          setIssues([]);
+          setMessage({ tone: 'success', text: 'Saved.' });
+        },
+        onError: (error) => {
+          setIssues(error instanceof ApiError ? (error.details.issues ?? []) : []);
+          setMessage({ tone: 'error', text: error.message });
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">Steps</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Conditions: {flow.conditions.map((c) => `${c.label} (${c.id})`).join(', ')}. Pathways:{' '}
+          {flow.pathways.map((p) => `${p.label} (${p.key})`).join(', ')}.
+        </p>
+        <TableScroll label="Steps of the study">
+          <table className="mt-3 min-w-full text-left text-sm">
+            <thead>
+              <tr className="border-b border-slate-200">
+                <th className="px-3 py-2">#</th>
+                <th className="px-3 py-2">Step</th>
+                <th className="px-3 py-2">Type</th>
+                <th className="px-3 py-2">Shown to</th>
+              </tr>
+            </thead>
+            <tbody>
+              {flow.steps.map((step, i) => (
+                <tr key={step.id} className="border-b border-slate-100">
+                  <td className="px-3 py-2">{i + 1}</td>
+                  <td className="px-3 py-2 font-mono">{step.id}</td>
+                  <td className="px-3 py-2">{STEP_TYPES[step.type]}</td>
+                  <td className="px-3 py-2">{step.conditions ? step.conditions.join(', ') : 'everyone'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      </Card>
+      <Card>
+        <label htmlFor={jsonId} className="text-lg font-semibold text-slate-900">
+          Definition (JSON)
+        </label>
+        <p className="mt-1 text-sm text-slate-600">
+          {editable
+            ? 'Edit the definition and save: the server checks it and names every problem by its place.'
+            : 'This version cannot change; clone it to adapt it.'}
+        </p>
+        <textarea
+          id={jsonId}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          readOnly={!editable}
+          spellCheck={false}
+          rows={24}
+          className="mt-3 block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono text-xs text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500 focus:outline-none"
+        />
+        {issues.length > 0 && (
+          <ul className="mt-3 list-disc space-y-1 pl-6 text-sm text-red-800">
+            {issues.map((issue) => (
+              <li key={`${issue.path}:${issue.message}`}>
+                <span className="font-mono">{issue.path || '(the definition)'}</span>: {issue.message}
+              </li>
+            ))}
+          </ul>
+        )}
+        {message && (
+          <Alert tone={message.tone} className="mt-3">
+            {message.text}
+          </Alert>
+        )}
+        {editable && (
+          <Button className="mt-4" onClick={save} disabled={update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save'}
+          </Button>
+        )}
+      </Card>
+    </div>
+  );
+}
