@@ -19,7 +19,7 @@ export * from './flow/rules.js';
 export * from './flow/checks.js';
 export * from './flow/answers.js';
 /** The study templates (admin pages only: the participant pages never import them). */
-export { FLOW_TEMPLATES } from './flow/templates/index.js';
+export { beliefChangeTemplate, FLOW_TEMPLATES } from './flow/templates/index.js';
 export * from './event-stream.js';
 export * from './chat-stream.js';
 export * from './chat-limits.js';

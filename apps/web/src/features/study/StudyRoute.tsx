@@ -56,6 +56,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
   // a retry, never another study's texts), or the built-in study for a page shown with no experiment.
   const needsStudy = auth.loggedIn && experimentId !== null;
   const [study, setStudy] = useState<PageStudy | 'unreachable' | 'not-joined' | 'pending'>('pending');
+  const [flowStudy, setFlowStudy] = useState(false);
   const [studyReads, setStudyReads] = useState(0);
   useBackTrap();
 
@@ -89,6 +90,11 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
       .catch((error: unknown) => {
         // A 401 has already sent the browser to /login (spec section 4): stay waiting rather than redirect too.
         if (error instanceof ApiError && error.status === 401) return;
+        // A study written as a flow (issue 30) has its own page: the participant goes on there.
+        if (error instanceof ApiError && error.code === 'FLOW_STUDY') {
+          if (live) setFlowStudy(true);
+          return;
+        }
         // Unreachable (or not joined): the session decides; the server still refuses writes out of order.
         console.warn('journey check failed', error);
         if (live) setRead('failed');
@@ -128,6 +134,7 @@ function StudyGuard({ step, children }: { step: StudyStep; children: ReactNode }
     // `version` re-runs the check after a repair that changed nothing.
   }, [repairFor, user?.userId, version]);
 
+  if (flowStudy && experimentId) return <Navigate to={`/flow/${experimentId}`} replace />;
   if (decision.kind === 'redirect') {
     return <Navigate to={decision.to} replace state={decision.pathway ? { pathway: decision.pathway } : undefined} />;
   }

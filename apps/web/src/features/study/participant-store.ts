@@ -97,7 +97,7 @@ function handed(journey: Journey | undefined): void {
  * Joins the experiment (creates the participant's assignment); on 409 (it exists) fetches the existing one (spec
  * section 7). A Prolific id another login already uses in the experiment (409 PROLIFIC_ID_TAKEN) is an error.
  */
-export async function join(userId: string, experimentId: string): Promise<Assignment> {
+export async function join(userId: string, experimentId: string): Promise<Assignment & { flow?: boolean }> {
   try {
     const created = await withRetry(() =>
       api(endpoints.participants.create, {

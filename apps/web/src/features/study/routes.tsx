@@ -8,6 +8,7 @@ import {
   ConfirmPage,
   ConsentPage,
   EntryPage,
+  FlowRoutePage,
   PostSurveyPage,
   PreSurveyPage,
   preloadStudyPages,
@@ -31,6 +32,14 @@ export function studyRoutes() {
         element={
           <Preload>
             <ProlificPage />
+          </Preload>
+        }
+      />
+      <Route
+        path="/flow/:experimentId"
+        element={
+          <Preload>
+            <FlowRoutePage />
           </Preload>
         }
       />

@@ -28,6 +28,7 @@ const loaders = {
   ChatPage: once(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage }))),
   PostSurveyPage: once(() => import('./pages/PostSurveyPage').then((m) => ({ default: m.PostSurveyPage }))),
   CompletionPage: once(() => import('./completion/CompletionPage').then((m) => ({ default: m.CompletionPage }))),
+  FlowRoutePage: once(() => import('./flow/FlowRoutePage').then((m) => ({ default: m.FlowRoutePage }))),
 } satisfies Record<string, Loader>;
 
 export const ProlificPage = lazy(loaders.ProlificPage);
@@ -41,6 +42,8 @@ export const StaticPage = lazy(loaders.StaticPage);
 export const ChatPage = lazy(loaders.ChatPage);
 export const PostSurveyPage = lazy(loaders.PostSurveyPage);
 export const CompletionPage = lazy(loaders.CompletionPage);
+/** A study written as a flow (issue 30): one page that shows whichever step the server says. */
+export const FlowRoutePage = lazy(loaders.FlowRoutePage);
 
 /**
  * The renderer of a study's Markdown (docs/decisions/0052), loaded only when a block is Markdown. Declared here,

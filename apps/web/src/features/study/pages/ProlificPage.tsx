@@ -56,8 +56,9 @@ export function ProlificPage() {
   async function handleLogin(email: string, password: string) {
     if (missing.length > 0) throw new Error('Cannot login without required Prolific and Experiment IDs from the URL.');
     const result = await loginAndStoreToken(email, password, 'Login failed');
+    let flow = false;
     try {
-      await join(result.user.id, experimentId);
+      flow = (await join(result.user.id, experimentId)).flow === true;
     } catch (error) {
       // Without an assignment the study cannot go on: stay logged out so the participant can retry.
       clearToken();
@@ -72,7 +73,8 @@ export function ProlificPage() {
     } catch (error) {
       console.warn('updating the Prolific id failed', error);
     }
-    navigate('/consent', { replace: true });
+    // A study written as a flow (issue 30) shows its own steps; a returning participant reaches it through the guard.
+    navigate(flow ? `/flow/${experimentId}` : '/consent', { replace: true });
   }
 
   return (
