@@ -12,6 +12,7 @@ interface ManifestChunk {
   isEntry?: boolean;
   imports?: string[];
   dynamicImports?: string[];
+  isDynamicEntry?: boolean;
 }
 
 export interface BundleFigure {
@@ -42,8 +43,18 @@ export function participantBundleSizes(): BundleFigure[] | null {
   closure(entryKey, base);
   const size = (keys: Set<string>) => [...keys].reduce((sum, k) => sum + gz(manifest[k]?.file ?? ''), 0);
   const figures: BundleFigure[] = [{ page: 'entry (/)', gzipBytes: size(base) }];
+  const flowPage = Object.keys(manifest).find((k) => /features\/study\/flow\/FlowRoutePage\.tsx$/.test(k));
   for (const [key, chunk] of Object.entries(manifest)) {
     const src = chunk.src ?? '';
+    // A flow's chat and AI text steps are chunks of their own: each is a page of its own too, counted with the
+    // flow page and everything they import (issue 30).
+    if (flowPage && /features\/study\/flow\/steps\/\w+Step\.tsx$/.test(src) && chunk.isDynamicEntry) {
+      const keys = new Set(base);
+      closure(flowPage, keys);
+      closure(key, keys);
+      figures.push({ page: `FlowRoutePage + ${path.basename(src, '.tsx')}`, gzipBytes: size(keys) });
+      continue;
+    }
     if (!['features/study/', 'features/chat/', 'features/auth/'].some((area) => src.includes(area))) continue;
     if (!/Page\.tsx$/.test(src)) continue;
     const keys = new Set(base);

@@ -1,15 +1,33 @@
 import type { FlowView, SubmitFlowStepBody } from '@studychat/contracts/web';
+import { lazy, Suspense, useEffect } from 'react';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { PageLoading } from '../../../components/PageLoading';
+import { Spinner } from '../../../components/Spinner';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { AiTextStep } from './steps/AiTextStep';
-import { ChatStep } from './steps/ChatStep';
 import { EndStep } from './steps/EndStep';
 import { PageStep } from './steps/PageStep';
 import { QuestionsStep } from './steps/QuestionsStep';
 import { RandomiseStep } from './steps/RandomiseStep';
 import { useFlow, type StepRefusal } from './use-flow';
+
+// The chat and the AI text are chunks of their own (the chat is most of a page's code): loaded in the background
+// once the flow is on screen, so reaching them never waits on the network.
+const loadChat = () => import('./steps/ChatStep');
+const loadAiText = () => import('./steps/AiTextStep');
+const ChatStep = lazy(() => loadChat().then((m) => ({ default: m.ChatStep })));
+const AiTextStep = lazy(() => loadAiText().then((m) => ({ default: m.AiTextStep })));
+
+function usePreloadSteps(): void {
+  useEffect(() => {
+    const run = () => {
+      loadChat().catch(() => undefined);
+      loadAiText().catch(() => undefined);
+    };
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 3000 });
+    else window.setTimeout(run, 1000);
+  }, []);
+}
 
 /** "Step 2 of 6" above the step (none at the end). */
 function Progress({ view }: { view: FlowView }) {
@@ -51,14 +69,16 @@ function Step({
       );
     case 'ai_text':
       return (
-        <AiTextStep
-          key={step.id}
-          experimentId={experimentId}
-          step={step}
-          sending={sending}
-          message={refusal?.message ?? null}
-          onConfirm={(text) => void submit(step.id, { text })}
-        />
+        <Suspense fallback={<Spinner />}>
+          <AiTextStep
+            key={step.id}
+            experimentId={experimentId}
+            step={step}
+            sending={sending}
+            message={refusal?.message ?? null}
+            onConfirm={(text) => void submit(step.id, { text })}
+          />
+        </Suspense>
       );
     case 'randomise':
       return <RandomiseStep key={step.id} onArrive={() => void submit(step.id)} />;
@@ -76,6 +96,7 @@ function Step({
  */
 export function FlowPage({ experimentId }: { experimentId: string }) {
   const { load, sending, refusal, submit, refresh } = useFlow(experimentId);
+  usePreloadSteps();
   if (load.kind === 'loading') return <PageLoading />;
   if (load.kind === 'failed') {
     return (
@@ -92,7 +113,14 @@ export function FlowPage({ experimentId }: { experimentId: string }) {
   if (step.type === 'chat') {
     return (
       <div className="mx-auto max-w-3xl">
-        <ChatStep experimentId={experimentId} step={step} condition={view.condition} onProceed={() => void refresh()} />
+        <Suspense fallback={<PageLoading />}>
+          <ChatStep
+            experimentId={experimentId}
+            step={step}
+            condition={view.condition}
+            onProceed={() => void refresh()}
+          />
+        </Suspense>
       </div>
     );
   }
