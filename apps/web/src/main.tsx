@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from './lib/router';
 import { AppRoutes } from './app/AppRoutes';
 import { ErrorBoundary } from './app/ErrorBoundary';
 import './index.css';

@@ -1,9 +1,8 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { Navigate, Route, Routes, useNavigate } from '../lib/router';
 import { PageLoading } from '../components/PageLoading';
 import { setUnauthorizedHandler } from '../lib/api';
 import { WelcomePage } from '../features/public/WelcomePage';
-import { adminRoutes } from '../features/admin/routes';
 import { studyRoutes } from '../features/study/routes';
 import { RequireAdmin } from './guards';
 
@@ -16,11 +15,12 @@ function UnauthorizedRedirect() {
 
 // The login page is loaded on demand too: participants never need it on the study pages (decision 0012).
 const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({ default: m.LoginPage })));
+// The admin area: its route table, layout and pages, on demand.
+const AdminArea = lazy(() => import('../features/admin/AdminArea').then((m) => ({ default: m.AdminArea })));
 // Admins' preview links (docs/decisions/0045), also on demand.
 const PreviewPage = lazy(() => import('../features/study/pages/PreviewPage').then((m) => ({ default: m.PreviewPage })));
 
-// Declarative routes: the data router would add ~30 KB gzipped to the participant bundle (DESIGN.md
-// section 6 budget); see docs/decisions/0003-web-bundle-budget.md.
+// One route table on wouter (docs/decisions/0079): the first route that matches is shown.
 export function AppRoutes() {
   return (
     <>
@@ -31,7 +31,22 @@ export function AppRoutes() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/preview" element={<PreviewPage />} />
           {studyRoutes()}
-          <Route element={<RequireAdmin />}>{adminRoutes()}</Route>
+          <Route
+            path="/app"
+            element={
+              <RequireAdmin>
+                <AdminArea />
+              </RequireAdmin>
+            }
+          />
+          <Route
+            path="/admin/*?"
+            element={
+              <RequireAdmin>
+                <AdminArea />
+              </RequireAdmin>
+            }
+          />
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
       </Suspense>

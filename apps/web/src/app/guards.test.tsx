@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes } from '../lib/router';
 import { describe, expect, it } from 'vitest';
 import { setToken } from '../lib/session';
 import { RequireAdmin } from './guards';
@@ -12,9 +12,14 @@ function renderAt(path: string) {
   render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
-        <Route element={<RequireAdmin />}>
-          <Route path="/admin" element={<p>admin page</p>} />
-        </Route>
+        <Route
+          path="/admin"
+          element={
+            <RequireAdmin>
+              <p>admin page</p>
+            </RequireAdmin>
+          }
+        />
         <Route path="/login" element={<p>login page</p>} />
         <Route path="/prolific" element={<p>prolific page</p>} />
       </Routes>

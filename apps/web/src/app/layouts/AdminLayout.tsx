@@ -1,12 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate } from '../../lib/router';
 import { currentUser, isStaff } from '../../lib/session';
 import { logout } from '../../lib/logout';
 import { ScriptedModelBanner } from '../../features/admin/ScriptedModelBanner';
 
 /** Header layout for `/app` and `/admin`: product name, Admin link for admins, email, Logout. */
-export function AdminLayout() {
+export function AdminLayout({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const user = currentUser();
   const [queryClient] = useState(
@@ -43,9 +43,7 @@ export function AdminLayout() {
           </nav>
         </header>
         <ScriptedModelBanner />
-        <main className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
-          <Outlet />
-        </main>
+        <main className="mx-auto max-w-7xl px-4 py-6 sm:py-8">{children}</main>
       </div>
     </QueryClientProvider>
   );

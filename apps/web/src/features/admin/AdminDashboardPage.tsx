@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { Card } from '../../components/Card';
 import { canEdit } from './can-edit';
 import { ModelCheckPanel } from './model/ModelCheckPanel';

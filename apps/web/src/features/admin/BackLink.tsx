@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 
 /** A back link shown above a page heading. */
 export function BackLink({ to, children }: { to: string; children: string }) {

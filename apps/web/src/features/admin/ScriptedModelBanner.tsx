@@ -1,6 +1,6 @@
 import { endpoints } from '@studychat/contracts/web';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { api } from '../../lib/api';
 
 /**

@@ -1,4 +1,4 @@
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from '../../lib/router';
 import { Alert } from '../../components/Alert';
 import { Card } from '../../components/Card';
 import { isLoggedIn } from '../../lib/session';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/router';
 import { Card } from '../../components/Card';
 
 /** `/`: says what the tool is and points Prolific participants to their platform's instructions. */

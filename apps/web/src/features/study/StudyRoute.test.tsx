@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
 import { setUnauthorizedHandler } from '../../lib/api';
 import { StudyRoute } from './StudyRoute';
 import { JOURNEY_FRESH_MS, receiveJourney, refreshJourney, useParticipant } from './participant-store';

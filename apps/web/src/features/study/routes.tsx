@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Route } from 'react-router';
+import { Route } from '../../lib/router';
 import { StudyRoute } from './StudyRoute';
 import {
   BaselinePage,

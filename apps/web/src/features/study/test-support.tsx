@@ -1,7 +1,7 @@
 import type { Journey } from '@studychat/contracts/web';
 import { render } from '@testing-library/react';
 import { useState, type ReactElement, type ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
 import { vi } from 'vitest';
 import { setToken } from '../../lib/session';
 import { builtInStudy } from './builtin-study';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../../lib/router';
 import { canEdit } from '../can-edit';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
@@ -32,7 +32,7 @@ export function ExperimentDetailPage() {
   const { id = '' } = useParams();
   const experiment = useExperiment(id);
   // A study written as a flow (issue 30) has its own monitor and codes; the built-in shape's panels read the spec's.
-  const pinned = useStudyVersion(experiment.data?.study_version_id ?? undefined);
+  const pinned = useStudyVersion(experiment.data?.study_version_id ?? undefined, true);
   const pinnedLoading = Boolean(experiment.data?.study_version_id) && pinned.isPending;
   const flow = isFlowDefinition(pinned.data?.definition);
   const builtIn = experiment.isSuccess && !pinnedLoading && !flow;

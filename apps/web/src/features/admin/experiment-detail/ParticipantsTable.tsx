@@ -1,6 +1,6 @@
 import type { DetailedParticipantRow } from '@studychat/contracts/web';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { SortableHeaderRow } from '../../../components/SortableHeader';
 import { sortRows, type SortState } from '../../../components/sorting';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';

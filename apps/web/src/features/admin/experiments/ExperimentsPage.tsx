@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { canEdit } from '../can-edit';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';

@@ -1,6 +1,6 @@
 import { PARTICIPANT_STATUSES, type MonitorParticipant } from '@studychat/contracts/web';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime } from '../format';
 import { STATUS_LABEL } from '../participant-status';

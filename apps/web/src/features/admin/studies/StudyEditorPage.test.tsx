@@ -2,7 +2,7 @@ import { inBuiltInShape, type BuiltInStudyDefinition, type StudyDefinition } fro
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { BrowserRouter, Link, Route, Routes } from 'react-router';
+import { BrowserRouter, Link, Route, Routes } from '../../../lib/router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderPage, signInAs } from '../test-utils';
 import { draftVersion, VERSION_ID } from './study-fixture';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';

@@ -1,5 +1,5 @@
 import { endpoints } from '@studychat/contracts/web';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 
 export const STUDIES_KEY = ['admin', 'study-versions'] as const;
@@ -8,10 +8,12 @@ export function useStudyVersions() {
   return useQuery({ queryKey: STUDIES_KEY, queryFn: ({ signal }) => api(endpoints.studies.list, { signal }) });
 }
 
-export function useStudyVersion(id: string | undefined) {
+/** One version; `keepPrevious` shows the last one read while another loads (a page that must not blink). */
+export function useStudyVersion(id: string | undefined, keepPrevious = false) {
   return useQuery({
     queryKey: [...STUDIES_KEY, id],
     enabled: Boolean(id),
+    ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
     queryFn: ({ signal }) => api(endpoints.studies.get, { params: { id: id ?? '' }, signal }),
   });
 }

@@ -1,5 +1,5 @@
 import type { Assignment } from '@studychat/contracts/web';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { TH_CLASS } from '../../../components/SortableHeader';
 import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime, shortId } from '../format';

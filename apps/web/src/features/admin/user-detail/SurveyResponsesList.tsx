@@ -1,5 +1,5 @@
 import type { SurveyResponse } from '@studychat/contracts/web';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { formatDateTime, shortId } from '../format';
 
 /** The user's survey responses, each with its answers as JSON behind a disclosure. */

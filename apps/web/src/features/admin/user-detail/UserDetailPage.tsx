@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';

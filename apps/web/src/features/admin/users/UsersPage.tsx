@@ -1,6 +1,6 @@
 import type { UserSortField } from '@studychat/contracts/web';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { SortableHeaderRow } from '../../../components/SortableHeader';

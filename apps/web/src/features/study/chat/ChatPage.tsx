@@ -1,6 +1,6 @@
 import { CHAT_CLOSED_TEXT, chatAllowsProceed, chatRuleFor } from '@studychat/contracts/web';
 import { use, useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { StudyFooter } from '../../../components/StudyFooter';
 import { currentUser } from '../../../lib/session';

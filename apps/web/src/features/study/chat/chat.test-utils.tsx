@@ -1,7 +1,7 @@
 // Helpers for the chat page tests: a fake server behind fetch, and controllable event streams.
 import { Guarded } from '../test-support';
 import { render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes } from '../../../lib/router';
 import { vi } from 'vitest';
 import type { Journey } from '@studychat/contracts/web';
 import { setToken } from '../../../lib/session';

@@ -1,6 +1,6 @@
 import { PROLIFIC_COMPLETION_URL, endpoints, type Pathway } from '@studychat/contracts/web';
 import { use, useEffect, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';

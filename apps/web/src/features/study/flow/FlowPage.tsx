@@ -5,24 +5,26 @@ import { Button } from '../../../components/Button';
 import { PageLoading } from '../../../components/PageLoading';
 import { Spinner } from '../../../components/Spinner';
 import { StudyLayout } from '../../../components/StudyLayout';
-import { EndStep } from './steps/EndStep';
 import { PageStep } from './steps/PageStep';
-import { QuestionsStep } from './steps/QuestionsStep';
 import { RandomiseStep } from './steps/RandomiseStep';
 import { useFlow, type StepRefusal } from './use-flow';
 
-// The chat and the AI text are chunks of their own (the chat is most of a page's code): loaded in the background
-// once the flow is on screen, so reaching them never waits on the network.
+// The chat, the questions, the AI text and the end are chunks of their own (each page loads only what its step
+// shows; the chat is most of a page's code): loaded in the background once the flow is on screen, so reaching a
+// step never waits on the network.
 const loadChat = () => import('./steps/ChatStep');
 const loadAiText = () => import('./steps/AiTextStep');
+const loadQuestions = () => import('./steps/QuestionsStep');
+const loadEnd = () => import('./steps/EndStep');
 const ChatStep = lazy(() => loadChat().then((m) => ({ default: m.ChatStep })));
 const AiTextStep = lazy(() => loadAiText().then((m) => ({ default: m.AiTextStep })));
+const QuestionsStep = lazy(() => loadQuestions().then((m) => ({ default: m.QuestionsStep })));
+const EndStep = lazy(() => loadEnd().then((m) => ({ default: m.EndStep })));
 
 function usePreloadSteps(): void {
   useEffect(() => {
     const run = () => {
-      loadChat().catch(() => undefined);
-      loadAiText().catch(() => undefined);
+      for (const load of [loadQuestions, loadChat, loadAiText, loadEnd]) load().catch(() => undefined);
     };
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 3000 });
     else window.setTimeout(run, 1000);
@@ -58,20 +60,20 @@ function Step({
       return <PageStep step={step} sending={sending} onNext={() => void submit(step.id)} />;
     case 'questions':
       return (
-        <QuestionsStep
-          key={step.id}
-          step={step}
-          sending={sending}
-          serverProblems={refusal?.byKey ?? {}}
-          message={refusal?.message ?? null}
-          onSubmit={(answers) => void submit(step.id, { answers })}
-        />
+        <Suspense key={step.id} fallback={<Spinner />}>
+          <QuestionsStep
+            step={step}
+            sending={sending}
+            serverProblems={refusal?.byKey ?? {}}
+            message={refusal?.message ?? null}
+            onSubmit={(answers) => void submit(step.id, { answers })}
+          />
+        </Suspense>
       );
     case 'ai_text':
       return (
-        <Suspense fallback={<Spinner />}>
+        <Suspense key={step.id} fallback={<Spinner />}>
           <AiTextStep
-            key={step.id}
             experimentId={experimentId}
             step={step}
             sending={sending}
@@ -83,7 +85,11 @@ function Step({
     case 'randomise':
       return <RandomiseStep key={step.id} onArrive={() => void submit(step.id)} />;
     case 'end':
-      return <EndStep key={step.id} step={step} completed={view.completed} onArrive={() => void submit(step.id)} />;
+      return (
+        <Suspense key={step.id} fallback={<Spinner />}>
+          <EndStep step={step} completed={view.completed} onArrive={() => void submit(step.id)} />
+        </Suspense>
+      );
     case 'chat':
       // Rendered full-screen by FlowPage.
       return null;

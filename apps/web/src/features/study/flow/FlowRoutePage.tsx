@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../../../lib/router';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { isLoggedIn } from '../../../lib/session';
 import { useHeartbeat } from '../use-heartbeat';

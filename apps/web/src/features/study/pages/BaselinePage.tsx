@@ -1,6 +1,6 @@
 import { LIKERT_MAX, LIKERT_MIN } from '@studychat/contracts/web';
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';

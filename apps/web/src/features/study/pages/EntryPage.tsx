@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';

@@ -1,6 +1,6 @@
 import { LIKERT_MAX, LIKERT_MIN, type SurveyQuestion } from '@studychat/contracts/web';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';

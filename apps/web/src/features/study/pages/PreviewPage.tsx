@@ -1,6 +1,6 @@
 import { endpoints } from '@studychat/contracts/web';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { api, ApiError } from '../../../lib/api';

@@ -1,4 +1,4 @@
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../../lib/router';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { StudyLayout } from '../../../components/StudyLayout';

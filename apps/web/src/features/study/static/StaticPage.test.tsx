@@ -1,7 +1,7 @@
 import type { Journey, SectionTiming } from '@studychat/contracts/web';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from '../../../lib/router';
 import { builtInStudy } from '../builtin-study';
 import { EXP_ID, journey, loginAs, mockApi, Guarded } from '../test-support';
 import type { PageStudy } from '../study-context';

@@ -1,6 +1,6 @@
 import { sectionMinSeconds, type SectionReply } from '@studychat/contracts/web';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';

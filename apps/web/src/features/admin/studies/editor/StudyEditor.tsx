@@ -1,6 +1,6 @@
 import type { StudyIssue, StudyVersion } from '@studychat/contracts/web';
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../../lib/router';
 import { Alert } from '../../../../components/Alert';
 import { Button } from '../../../../components/Button';
 import { Card } from '../../../../components/Card';

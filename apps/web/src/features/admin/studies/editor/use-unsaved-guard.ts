@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../../lib/router';
 
 export const DISCARD_QUESTION = 'Discard the unsaved changes to this study version?';
 

@@ -1,10 +1,10 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Route } from 'react-router';
+import { AdminLayout } from '../../app/layouts/AdminLayout';
 import { Spinner } from '../../components/Spinner';
+import { Route, Routes } from '../../lib/router';
 
-// Each admin page is its own chunk, so none of the admin area (nor TanStack Query) is in the
-// participant bundle.
-const AdminLayout = lazy(() => import('../../app/layouts/AdminLayout').then((m) => ({ default: m.AdminLayout })));
+// `/app` and every `/admin` page inside the header layout: one chunk for the table and the layout, each page a
+// chunk of its own, so none of the admin area (nor TanStack Query) is in the participant bundle.
 const AppHomePage = lazy(() => import('./AppHomePage').then((m) => ({ default: m.AppHomePage })));
 const AdminDashboardPage = lazy(() => import('./AdminDashboardPage').then((m) => ({ default: m.AdminDashboardPage })));
 const UsersPage = lazy(() => import('./users/UsersPage').then((m) => ({ default: m.UsersPage })));
@@ -15,7 +15,6 @@ const ExperimentsPage = lazy(() =>
 const ExperimentDetailPage = lazy(() =>
   import('./experiment-detail/ExperimentDetailPage').then((m) => ({ default: m.ExperimentDetailPage })),
 );
-
 const StudiesPage = lazy(() => import('./studies/StudiesPage').then((m) => ({ default: m.StudiesPage })));
 const StudyEditorPage = lazy(() => import('./studies/StudyEditorPage').then((m) => ({ default: m.StudyEditorPage })));
 const SecurityPage = lazy(() => import('./security/SecurityPage').then((m) => ({ default: m.SecurityPage })));
@@ -26,20 +25,22 @@ function page(element: ReactNode) {
   return <Suspense fallback={<Spinner />}>{element}</Suspense>;
 }
 
-/** `/app` and every `/admin` page inside the header layout (render inside the admin guard). */
-export function adminRoutes() {
+/** The admin area (render inside the admin guard); an unknown admin path goes to the dashboard. */
+export function AdminArea() {
   return (
-    <Route element={<AdminLayout />}>
-      <Route path="/app" element={page(<AppHomePage />)} />
-      <Route path="/admin" element={page(<AdminDashboardPage />)} />
-      <Route path="/admin/users" element={page(<UsersPage />)} />
-      <Route path="/admin/user/:id" element={page(<UserDetailPage />)} />
-      <Route path="/admin/experiments" element={page(<ExperimentsPage />)} />
-      <Route path="/admin/experiments/:id" element={page(<ExperimentDetailPage />)} />
-      <Route path="/admin/studies" element={page(<StudiesPage />)} />
-      <Route path="/admin/studies/:id" element={page(<StudyEditorPage />)} />
-      <Route path="/admin/security" element={page(<SecurityPage />)} />
-      <Route path="/admin/audit" element={page(<AuditPage />)} />
-    </Route>
+    <AdminLayout>
+      <Routes>
+        <Route path="/app" element={page(<AppHomePage />)} />
+        <Route path="/admin" element={page(<AdminDashboardPage />)} />
+        <Route path="/admin/users" element={page(<UsersPage />)} />
+        <Route path="/admin/user/:id" element={page(<UserDetailPage />)} />
+        <Route path="/admin/experiments" element={page(<ExperimentsPage />)} />
+        <Route path="/admin/experiments/:id" element={page(<ExperimentDetailPage />)} />
+        <Route path="/admin/studies" element={page(<StudiesPage />)} />
+        <Route path="/admin/studies/:id" element={page(<StudyEditorPage />)} />
+        <Route path="/admin/security" element={page(<SecurityPage />)} />
+        <Route path="/admin/audit" element={page(<AuditPage />)} />
+      </Routes>
+    </AdminLayout>
   );
 }
