@@ -104,6 +104,54 @@ function expectUnavailable(res: LightMyRequestResponse): void {
   });
 }
 
+/** Sends `text` through a TCP connection to `port`; resolves with the reply, or with the way the connection ended. */
+function exchange(port: number, text: string, waitMs = 200): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let reply = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(reply === '' ? 'no answer' : reply);
+    }, waitMs);
+    socket.on('data', (chunk) => {
+      reply += chunk.toString();
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reply);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve(error.code ?? 'error');
+    });
+    socket.write(text);
+  });
+}
+
+// The proxy the outage tests cut PostgreSQL with, checked on its own (no database needed): it passes bytes, refuses
+// connections, or accepts them and never answers, and passes again once restored.
+describe("the outage tests' cutting proxy", () => {
+  it('passes, refuses, hangs and passes again', async () => {
+    const echo = net.createServer((socket) => socket.pipe(socket));
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const address = echo.address();
+    if (!address || typeof address === 'string') throw new Error('the echo server has no port');
+    const proxy = await startProxy({ host: '127.0.0.1', port: address.port });
+    try {
+      expect(await exchange(proxy.port, 'ping')).toBe('ping');
+      await proxy.refuse();
+      expect(await exchange(proxy.port, 'ping')).toBe('ECONNREFUSED');
+      await proxy.restore();
+      proxy.hang();
+      expect(await exchange(proxy.port, 'ping')).toBe('no answer');
+      await proxy.restore();
+      expect(await exchange(proxy.port, 'pong')).toBe('pong');
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
+});
+
 describe.each(TEST_DIALECTS.filter((d) => d === 'postgres'))('the server survives its database on %s', () => {
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   let database: Database;
