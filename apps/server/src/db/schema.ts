@@ -259,6 +259,9 @@ export interface ChatThreadsTable {
    * thread's reply lease is live, and set back to 0 when the reply's cost is stored.
    */
   reserved_usd: ColumnType<number | string, number | undefined, number>;
+  /** Of tokens_used, the input tokens written to and read from the provider's prompt cache (docs/decisions/0076). */
+  cache_write_tokens: ColumnType<number | string, number | undefined, number>;
+  cache_read_tokens: ColumnType<number | string, number | undefined, number>;
   /** Why the chat ended by a limit (message_limit, token_limit, budget); null while open. */
   closed_reason: string | null;
   closed_at: DbTimestamp | null;
@@ -276,8 +279,16 @@ export interface ChatMessagesTable {
   status: 'complete' | 'streaming' | 'interrupted' | 'error' | 'empty';
   error_message: string | null;
   model_used: string | null;
+  /** Every input token billed, cached or not. */
   input_tokens: number | null;
   output_tokens: number | null;
+  /**
+   * Of input_tokens, those billed at the plain input price, written to the prompt cache and read from it
+   * (docs/decisions/0076); null on messages stored before, and when the provider reported no usage.
+   */
+  uncached_input_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  cache_write_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  cache_read_tokens: ColumnType<number | null, number | null | undefined, number | null>;
   cost_usd: DbNumber | null;
   /** The token counts (and so the cost) are estimates: the provider reported none (docs/decisions/0073). */
   usage_estimated: ColumnType<boolean | number, boolean | undefined, boolean>;

@@ -83,12 +83,19 @@ const ConditionContentSchema = z
     });
   });
 
-/** USD per million tokens; strict, so a kind of token not counted yet (cache prices) is refused, not ignored. */
+/** USD per million tokens; strict, so a kind of token not counted is refused, not ignored. */
 const PricePerMTok = z
   .number()
   .min(0, 'must be 0 or more')
   .max(10_000, 'must be at most 10,000 (USD per million tokens)');
-export const ModelPriceSchema = z.object({ inputPerMTok: PricePerMTok, outputPerMTok: PricePerMTok }).strict();
+export const ModelPriceSchema = z
+  .object({
+    inputPerMTok: PricePerMTok,
+    outputPerMTok: PricePerMTok,
+    cacheWritePerMTok: PricePerMTok.optional(),
+    cacheReadPerMTok: PricePerMTok.optional(),
+  })
+  .strict();
 
 export const ChatModelSettingsSchema = z
   .object({

@@ -64,12 +64,17 @@ export interface ChatModelSettings {
 }
 
 /**
- * A model's price in USD per million tokens, per kind of token billed (docs/decisions/0073). Input and output
- * are all that is counted today; prompt caching will add its own kinds (cache writes, cache reads) beside them.
+ * A model's price in USD per million tokens, per kind of token billed (docs/decisions/0073, 0076): input not
+ * read from the provider's prompt cache, output, and the prompt cache's writes and reads. A cache price not given
+ * is the provider's documented rule applied to the input price (server: llm/pricing.ts cachePrices).
  */
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
+  /** Input written to the prompt cache (Anthropic: 1.25 x input for 5-minute entries). */
+  cacheWritePerMTok?: number;
+  /** Input read from the prompt cache (Anthropic: 0.1 x input; OpenAI: the model's cached-input price). */
+  cacheReadPerMTok?: number;
 }
 
 export interface ConditionChat {

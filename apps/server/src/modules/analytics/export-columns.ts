@@ -391,6 +391,10 @@ export interface MessageRecord {
   outputTokens: number | null;
   /** The token counts are estimates: the provider reported none (docs/decisions/0073). */
   usageEstimated: boolean;
+  /** Of inputTokens, those at the plain input price, written to the prompt cache and read from it (0076). */
+  uncachedInputTokens: number | null;
+  cacheWriteTokens: number | null;
+  cacheReadTokens: number | null;
   costUsd: number | null;
   firstTokenMs: number | null;
   totalMs: number | null;
@@ -494,7 +498,40 @@ const buildMessageColumns = (study: StudyDefinition): readonly CsvColumn<Message
     allowed: 'TRUE; FALSE',
     value: (r) => r.usageEstimated,
   },
-  { name: 'cost_usd', type: 'number', meaning: 'Model cost in US dollars', allowed: '>= 0', value: (r) => r.costUsd },
+  {
+    name: 'uncached_input_tokens',
+    type: 'integer',
+    meaning:
+      "Of input_tokens, those billed at the model's plain input price (neither written to nor read from the provider's prompt cache); empty for messages stored before the cache was counted, and when usage_estimated",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.uncachedInputTokens,
+  },
+  {
+    name: 'cache_write_tokens',
+    type: 'integer',
+    meaning:
+      "Of input_tokens, those written to the provider's prompt cache, billed at the model's cache-write price; empty when not recorded",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.cacheWriteTokens,
+  },
+  {
+    name: 'cache_read_tokens',
+    type: 'integer',
+    meaning:
+      "Of input_tokens, those read from the provider's prompt cache, billed at the model's cache-read (cached input) price; empty when not recorded",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.cacheReadTokens,
+  },
+  {
+    name: 'cost_usd',
+    type: 'number',
+    meaning: 'Model cost in US dollars, as the provider bills it: each kind of token at its own price',
+    allowed: '>= 0',
+    value: (r) => r.costUsd,
+  },
   {
     name: 'first_token_ms',
     type: 'integer',

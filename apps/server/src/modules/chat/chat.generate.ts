@@ -4,7 +4,7 @@ import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { modelSettings } from '../../llm/model-settings.js';
-import { costOf, noPriceMessage, type ModelPrice } from '../../llm/pricing.js';
+import { costOf, noPriceMessage, uncachedInputTokens, type ModelPrice } from '../../llm/pricing.js';
 import { replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
 import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
@@ -54,7 +54,7 @@ export interface ReplyPlan {
  */
 export function planReply(
   ctx: ChatContext,
-  state: { thread: { condition: string }; limits: ChatContext['defaults']; arm: ChatArmSettings | null },
+  state: { thread: { id: string; condition: string }; limits: ChatContext['defaults']; arm: ChatArmSettings | null },
   history: ChatTurn[],
 ): ReplyPlan {
   // The prompt and scripted texts of the study version the experiment runs (chat-arm.ts).
@@ -67,6 +67,8 @@ export function planReply(
     script: chat.scripted,
     history: fitHistory(chat.systemPrompt, alternateTurns(history), state.limits.historyTokens),
     condition,
+    // The thread's conversation keeps one prompt-cache key (OpenAI), so each turn reads the last one's prefix.
+    cacheKey: state.thread.id,
     ...modelSettings(settings, state.limits.replyTokens),
   };
   const askedModel = settings?.model ?? ctx.deps.llm.model;
@@ -156,10 +158,16 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     const billed = mayBeBilled(failure, text, info);
     const thinking = (info.thinking ?? []).map((e) => (e.type === 'thinking' ? e.thinking : '')).join('');
     const usage = billed
-      ? replyUsage({ inputTokens: info.inputTokens ?? null, outputTokens: info.outputTokens ?? null }, request, {
-          text,
-          thinking,
-        })
+      ? replyUsage(
+          {
+            inputTokens: info.inputTokens ?? null,
+            outputTokens: info.outputTokens ?? null,
+            cacheWriteTokens: info.cacheWriteTokens ?? null,
+            cacheReadTokens: info.cacheReadTokens ?? null,
+          },
+          request,
+          { text, thinking },
+        )
       : null;
     const price = replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
     const cost = usage ? costOf(usage, price ?? g.plan.price) : null;
@@ -180,6 +188,10 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         model_used: model,
         input_tokens: usage ? usage.inputTokens : null,
         output_tokens: usage ? usage.outputTokens : null,
+        // Each kind of input token as billed (docs/decisions/0076); unknown when the provider gave no usage.
+        uncached_input_tokens: usage && !usage.estimated ? uncachedInputTokens(usage) : null,
+        cache_write_tokens: usage?.cacheWriteTokens ?? null,
+        cache_read_tokens: usage?.cacheReadTokens ?? null,
         usage_estimated: usage?.estimated ?? false,
         cost_usd: cost,
         first_token_ms: firstTokenMs,
@@ -190,6 +202,8 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
       },
       threadId: thread.id,
       tokens: usage ? usage.inputTokens + usage.outputTokens : 0,
+      cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+      cacheReadTokens: usage?.cacheReadTokens ?? 0,
       costUsd: cost ?? 0,
       chatComplete: chatCompletedBy(thread, g.before, reply, g.state.rule, ctx.deps.clock()),
     });
