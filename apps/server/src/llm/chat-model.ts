@@ -29,6 +29,11 @@ export interface ChatRequest {
    * the same cache (docs/decisions/0076). Anthropic caches by its breakpoints and needs none.
    */
   cacheKey?: string;
+  /**
+   * The caller waits out a 429 or 529 itself (the chat's shared provider queue, docs/decisions/0076): the adapter
+   * throws them at once instead of retrying them within its retry budget.
+   */
+  waitsItself?: boolean;
 }
 
 /** One entry of the thinking log, stored as JSON text in this exact shape. */

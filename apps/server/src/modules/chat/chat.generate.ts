@@ -1,11 +1,11 @@
-import { type ChatCloseReason, type ChatModelSettings, type ChatRule } from '@studychat/contracts';
+import { CHAT_BUSY_TEXT, type ChatCloseReason, type ChatModelSettings, type ChatRule } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { modelSettings } from '../../llm/model-settings.js';
 import { costOf, noPriceMessage, uncachedInputTokens, type ModelPrice } from '../../llm/pricing.js';
-import { replyUsage } from '../../llm/usage.js';
+import { estimateInputTokens, replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
 import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
 import type { ChatArmSettings } from './chat-arm.js';
@@ -15,6 +15,16 @@ import type { ChatContext } from './chat.service.js';
 import type { ReplySink } from './chat.stream.js';
 import { storeFinishedReply } from './reply-store.js';
 import { replyPrice } from './spend.js';
+import { inTurn, type TurnStats } from './provider-queue.js';
+
+/** While a reply waits its turn, the busy event is sent again this often (it also keeps the stream from idling). */
+const BUSY_EVERY_MS = 15_000;
+
+/** The tokens a call counts against a tokens-per-minute limit: input not read from the cache, and output. */
+function windowTokens(info: ChatReplyInfo): number | null {
+  if (info.inputTokens === null || info.outputTokens === null) return null;
+  return info.inputTokens - (info.cacheReadTokens ?? 0) + info.outputTokens;
+}
 
 /** Streams into an opened event stream; the route opens the stream only after every check has passed. */
 export type StreamRunner = (sink: ReplySink) => Promise<void>;
@@ -134,13 +144,39 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   let text = '';
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
+  const turn: TurnStats = { waitedMs: 0, waits: 0 };
+  let busySince: number | null = null;
   try {
-    info = await ctx.deps.llm.streamReply(request, (delta) => {
-      firstTokenMs ??= Math.round(performance.now() - started);
-      text += delta;
-      sink.text(delta);
-      ctx.saver.note(g.messageId, text);
-    });
+    info = await inTurn(
+      {
+        db,
+        clock: ctx.deps.clock,
+        newId: ctx.deps.newId,
+        random: ctx.deps.random,
+        sleep: ctx.sleep,
+        limits: ctx.queue,
+        provider: ctx.deps.llm.provider,
+        threadId: thread.id,
+        leaseId: g.leaseId,
+        tokens: estimateInputTokens(request.system, request.history),
+        onWait: () => {
+          // The participant sees that the assistant is busy, not an error (docs/decisions/0076).
+          const now = ctx.deps.clock().getTime();
+          if (busySince !== null && now - busySince < BUSY_EVERY_MS) return;
+          busySince = now;
+          sink.busy(CHAT_BUSY_TEXT);
+        },
+      },
+      () =>
+        ctx.deps.llm.streamReply({ ...request, waitsItself: true }, (delta) => {
+          firstTokenMs ??= Math.round(performance.now() - started);
+          text += delta;
+          sink.text(delta);
+          ctx.saver.note(g.messageId, text);
+        }),
+      windowTokens,
+      turn,
+    );
   } catch (error) {
     failure = error;
     info = error instanceof ChatModelError ? error.partial : {};
@@ -192,6 +228,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         uncached_input_tokens: usage && !usage.estimated ? uncachedInputTokens(usage) : null,
         cache_write_tokens: usage?.cacheWriteTokens ?? null,
         cache_read_tokens: usage?.cacheReadTokens ?? null,
+        queue_ms: turn.waits > 0 ? turn.waitedMs : null,
         usage_estimated: usage?.estimated ?? false,
         cost_usd: cost,
         first_token_ms: firstTokenMs,

@@ -25,6 +25,8 @@ function row(
     uncached_input_tokens: null,
     cache_write_tokens: null,
     cache_read_tokens: null,
+    queue_ms: null,
+    fallback_from: null,
     cost_usd: null,
     usage_estimated: false,
     first_token_ms: null,
