@@ -163,6 +163,8 @@ export const EnvSchema = z.object({
   LLM_TOKENS_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
   /** Longest a reply waits its turn (the queue, a provider's retry-after) before the participant is told to retry. */
   LLM_QUEUE_MAX_WAIT_MS: positiveInt(90_000),
+  /** Failed attempts of a condition's model in one reply before its fallback model answers instead. */
+  LLM_FALLBACK_AFTER: positiveInt(2),
   CHAT_MAX_MESSAGES: positiveInt(30),
   CHAT_MAX_MESSAGE_CHARS: z.preprocess(
     emptyAsUndefined,
@@ -211,6 +213,8 @@ export interface LlmConfig {
   tokensPerMinute?: number | undefined;
   /** Longest a reply waits its turn; absent: 90 s. */
   queueMaxWaitMs?: number | undefined;
+  /** Failed attempts before a condition's fallback model answers; absent: 2. */
+  fallbackAfter?: number | undefined;
 }
 
 export interface AppConfig {
@@ -351,6 +355,7 @@ export function buildLlmConfig(e: Env): LlmConfig {
     concurrency: e.LLM_CONCURRENCY,
     tokensPerMinute: e.LLM_TOKENS_PER_MINUTE,
     queueMaxWaitMs: e.LLM_QUEUE_MAX_WAIT_MS,
+    fallbackAfter: e.LLM_FALLBACK_AFTER,
   };
 }
 

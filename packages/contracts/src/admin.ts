@@ -68,6 +68,10 @@ export const AdminMessage = z.object({
   cache_write_tokens: z.number().int().nullable(),
   cache_read_tokens: z.number().int().nullable(),
   cost_usd: z.number().nullable(),
+  /** Milliseconds the reply waited its turn at the provider; null: it did not wait (docs/decisions/0076). */
+  queue_ms: z.number().int().nullable(),
+  /** The condition's model this reply's fallback model stood in for; null: the condition's model answered. */
+  fallback_from: z.string().nullable(),
   first_token_ms: z.number().int().nullable(),
   total_ms: z.number().int().nullable(),
   stop_reason: z.string().nullable(),

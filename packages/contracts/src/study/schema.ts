@@ -103,6 +103,10 @@ export const ChatModelSettingsSchema = z
       /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/,
       'must be a model name such as claude-sonnet-4-5',
     ).optional(),
+    fallbackModel: LineText.regex(
+      /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/,
+      'must be a model name such as claude-haiku-4-5',
+    ).optional(),
     temperature: z.number().min(0, 'must be 0 to 2').max(2, 'must be 0 to 2').optional(),
     replyTokens: z.number().int('must be a whole number').min(16).max(64_000).optional(),
     thinkingBudget: z

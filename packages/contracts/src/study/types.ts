@@ -50,6 +50,11 @@ export interface ConditionContent {
 export interface ChatModelSettings {
   /** The provider's model name, e.g. 'claude-sonnet-4-5'. */
   model?: string;
+  /**
+   * The same provider's model that answers when this one is overloaded (529) or has failed LLM_FALLBACK_AFTER
+   * times in a reply (docs/decisions/0076); recorded on each reply it writes. Priced from the price table.
+   */
+  fallbackModel?: string;
   /** 0-2; sent only with thinking off (Anthropic accepts no temperature with extended thinking). */
   temperature?: number;
   /** Tokens of the visible reply; the experiment's reply-token limit still caps it. */

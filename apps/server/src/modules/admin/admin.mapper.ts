@@ -68,6 +68,8 @@ export function toAdminMessage(row: ChatMessageRow): AdminMessage {
     cache_write_tokens: row.cache_write_tokens ?? null,
     cache_read_tokens: row.cache_read_tokens ?? null,
     cost_usd: toNumberOrNull(row.cost_usd),
+    queue_ms: row.queue_ms ?? null,
+    fallback_from: row.fallback_from ?? null,
     first_token_ms: row.first_token_ms,
     total_ms: row.total_ms,
     stop_reason: row.stop_reason,

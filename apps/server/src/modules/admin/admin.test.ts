@@ -226,6 +226,8 @@ describe.each(TEST_DIALECTS)('admin user routes on %s', (dialect) => {
         cache_write_tokens: 30,
         cache_read_tokens: 250,
         cost_usd: 0.0123,
+        queue_ms: null,
+        fallback_from: null,
         first_token_ms: 120,
         total_ms: 900,
         stop_reason: 'end_turn',

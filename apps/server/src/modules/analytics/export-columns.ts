@@ -396,6 +396,8 @@ export interface MessageRecord {
   cacheWriteTokens: number | null;
   cacheReadTokens: number | null;
   costUsd: number | null;
+  queueMs: number | null;
+  fallbackFrom: string | null;
   firstTokenMs: number | null;
   totalMs: number | null;
   stopReason: string | null;
@@ -531,6 +533,22 @@ const buildMessageColumns = (study: StudyDefinition): readonly CsvColumn<Message
     meaning: 'Model cost in US dollars, as the provider bills it: each kind of token at its own price',
     allowed: '>= 0',
     value: (r) => r.costUsd,
+  },
+  {
+    name: 'queue_ms',
+    type: 'integer',
+    meaning:
+      "Milliseconds the reply waited its turn at the AI provider (the deployment's shared rate limit, or the provider asking to wait); empty: it did not wait",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.queueMs,
+  },
+  {
+    name: 'fallback_from',
+    type: 'text',
+    meaning:
+      "The condition's model that this reply's fallback model stood in for (it was overloaded or kept failing); empty: the condition's own model answered (see model)",
+    value: (r) => r.fallbackFrom,
   },
   {
     name: 'first_token_ms',

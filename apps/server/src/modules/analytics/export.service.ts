@@ -133,6 +133,8 @@ function toMessageRecord(thread: ThreadExportRow, prolificPid: string | null, ro
     cacheWriteTokens: row.cache_write_tokens ?? null,
     cacheReadTokens: row.cache_read_tokens ?? null,
     costUsd: toNumberOrNull(row.cost_usd),
+    queueMs: row.queue_ms ?? null,
+    fallbackFrom: row.fallback_from ?? null,
     firstTokenMs: row.first_token_ms,
     totalMs: row.total_ms,
     stopReason: row.stop_reason,

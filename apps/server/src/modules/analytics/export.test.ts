@@ -253,6 +253,8 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       cache_write_tokens: '150',
       cache_read_tokens: '750',
       cost_usd: '0.25',
+      queue_ms: '',
+      fallback_from: '',
       first_token_ms: '120',
       total_ms: '900',
       stop_reason: 'end_turn',

@@ -4,7 +4,14 @@ import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { modelSettings } from '../../llm/model-settings.js';
-import { costOf, noPriceMessage, uncachedInputTokens, type ModelPrice } from '../../llm/pricing.js';
+import {
+  costOf,
+  maxInputPerMTok,
+  noPriceMessage,
+  priceFor,
+  uncachedInputTokens,
+  type ModelPrice,
+} from '../../llm/pricing.js';
 import { estimateInputTokens, replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
 import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
@@ -53,8 +60,10 @@ export interface ReplyPlan {
   askedModel: string;
   /** The condition's own price for its model, if it gives one. */
   ownPrice: ModelPrice | undefined;
-  /** The price the call is reserved at (the asked model's). */
+  /** The price the call is reserved at (the asked model's, or its fallback's if dearer). */
   price: ModelPrice;
+  /** The condition's fallback model, priced from the table (docs/decisions/0076); null: none. */
+  fallback: string | null;
 }
 
 /**
@@ -87,7 +96,46 @@ export function planReply(
     ctx.log.error({ model: askedModel }, noPriceMessage(askedModel, 'study'));
     throw new AppError(503, 'MODEL_UNAVAILABLE', MODEL_ERRORS.unavailable);
   }
-  return { request, askedModel, ownPrice: settings?.price, price };
+  const fallback = settings?.fallbackModel ?? null;
+  const fallbackPrice = fallback === null ? null : priceFor(fallback, ctx.prices);
+  if (fallback !== null && !fallbackPrice) {
+    ctx.log.error({ model: fallback }, noPriceMessage(fallback));
+    throw new AppError(503, 'MODEL_UNAVAILABLE', MODEL_ERRORS.unavailable);
+  }
+  // The reservation covers whichever of the two answers.
+  const reserved =
+    fallbackPrice &&
+    maxInputPerMTok(fallbackPrice) + fallbackPrice.outputPerMTok > maxInputPerMTok(price) + price.outputPerMTok
+      ? fallbackPrice
+      : price;
+  return { request, askedModel, ownPrice: settings?.price, price: reserved, fallback };
+}
+
+/** Overloaded (529): the fallback answers at once rather than after the set number of failures. */
+const isOverloaded = (e: ChatModelError) => e.options.status === 529 || e.options.providerCode === 'overloaded_error';
+
+/**
+ * The condition's model, and its fallback model when it is overloaded or has failed `after` attempts in this reply
+ * (before any text): `fallback.from` records the model it stood in for.
+ */
+export async function withFallback(
+  plan: Pick<ReplyPlan, 'fallback' | 'askedModel'>,
+  after: number,
+  state: { failures: number; from: string | null },
+  ask: (model: string | undefined) => Promise<ChatReplyInfo>,
+): Promise<ChatReplyInfo> {
+  if (plan.fallback === null) return ask(undefined);
+  if (state.from !== null) return ask(plan.fallback);
+  try {
+    return await ask(undefined);
+  } catch (error) {
+    if (!(error instanceof ChatModelError) || error.afterFirstToken) throw error;
+    if (!error.transient && !error.asksToWait) throw error;
+    state.failures += error.attempts;
+    if (!isOverloaded(error) && state.failures < after) throw error;
+    state.from = plan.askedModel;
+    return ask(plan.fallback);
+  }
 }
 
 export interface Generation {
@@ -145,6 +193,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
   const turn: TurnStats = { waitedMs: 0, waits: 0 };
+  const fallback = { failures: 0, from: null as string | null };
   let busySince: number | null = null;
   try {
     info = await inTurn(
@@ -168,12 +217,14 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         },
       },
       () =>
-        ctx.deps.llm.streamReply({ ...request, waitsItself: true }, (delta) => {
-          firstTokenMs ??= Math.round(performance.now() - started);
-          text += delta;
-          sink.text(delta);
-          ctx.saver.note(g.messageId, text);
-        }),
+        withFallback(g.plan, ctx.fallbackAfter, fallback, (model) =>
+          ctx.deps.llm.streamReply({ ...request, ...(model ? { model } : {}), waitsItself: true }, (delta) => {
+            firstTokenMs ??= Math.round(performance.now() - started);
+            text += delta;
+            sink.text(delta);
+            ctx.saver.note(g.messageId, text);
+          }),
+        ),
       windowTokens,
       turn,
     );
@@ -188,7 +239,8 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     await ctx.saver.forget(g.messageId);
     const empty = failure === null && text.trim() === '';
     const finalStatus: ProgressRow['status'] = failure !== null ? 'error' : empty ? 'empty' : 'complete';
-    const model = info.model ?? g.plan.askedModel;
+    const model =
+      info.model ?? (fallback.from !== null && g.plan.fallback !== null ? g.plan.fallback : g.plan.askedModel);
     // Counted as the provider bills it; a count it did not report is estimated (and flagged), so the token
     // limit and the budget still apply (docs/decisions/0073).
     const billed = mayBeBilled(failure, text, info);
@@ -205,7 +257,11 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
           { text, thinking },
         )
       : null;
-    const price = replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
+    // A fallback's reply is priced from the table (the condition's own price is its model's).
+    const price =
+      fallback.from !== null && g.plan.fallback !== null
+        ? replyPrice(undefined, { answered: info.model, asked: g.plan.fallback }, ctx.prices)
+        : replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
     const cost = usage ? costOf(usage, price ?? g.plan.price) : null;
     const reply = { role: 'assistant' as const, content: text, status: finalStatus };
     const tokensUsed = await storeFinishedReply(db, {
@@ -229,6 +285,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         cache_write_tokens: usage?.cacheWriteTokens ?? null,
         cache_read_tokens: usage?.cacheReadTokens ?? null,
         queue_ms: turn.waits > 0 ? turn.waitedMs : null,
+        fallback_from: fallback.from,
         usage_estimated: usage?.estimated ?? false,
         cost_usd: cost,
         first_token_ms: firstTokenMs,

@@ -53,6 +53,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
       tokensPerMinute: ctx.config.llm.tokensPerMinute ?? null,
       maxWaitMs: ctx.config.llm.queueMaxWaitMs ?? DEFAULT_QUEUE_MAX_WAIT_MS,
     },
+    fallbackAfter: ctx.config.llm.fallbackAfter ?? 2,
     sleep: ctx.deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: app.log,
   };

@@ -71,6 +71,8 @@ export interface ChatContext {
   queue: QueueLimits;
   /** Waits between asks for a turn at the provider. */
   sleep: (ms: number) => Promise<void>;
+  /** Failed attempts of a condition's model in a reply before its fallback model answers. */
+  fallbackAfter: number;
   log: FastifyBaseLogger;
 }
 

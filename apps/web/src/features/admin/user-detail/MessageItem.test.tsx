@@ -19,6 +19,8 @@ const base: AdminMessage = {
   cache_write_tokens: null,
   cache_read_tokens: null,
   cost_usd: null,
+  queue_ms: null,
+  fallback_from: null,
   first_token_ms: null,
   total_ms: null,
   stop_reason: null,

@@ -31,6 +31,8 @@ export function MessageItem({ message }: { message: AdminMessage }) {
   const entries = isUser ? null : parseThinkingLog(message.thinking_log);
   const usage = [
     message.model_used !== null && `Model: ${message.model_used}`,
+    message.fallback_from !== null && `Fallback for ${message.fallback_from}`,
+    message.queue_ms !== null && `Waited ${(message.queue_ms / 1000).toFixed(1)} s for the provider`,
     message.tokens_used !== null && `Tokens: ${message.tokens_used}`,
     cacheText(message),
     message.cost_usd !== null && `Cost: ${formatUsd(message.cost_usd)} USD`,

@@ -67,6 +67,8 @@ function message(over: Partial<AdminMessage>): AdminMessage {
     cache_write_tokens: null,
     cache_read_tokens: null,
     cost_usd: null,
+    queue_ms: null,
+    fallback_from: null,
     first_token_ms: null,
     total_ms: null,
     stop_reason: null,
