@@ -241,3 +241,31 @@ await optionalBench('monitor-bench.ts', async (mod) => {
   for (const line of result.verdicts) console.log(`  ${line}`);
 });
 if (wanted('journey')) await journeyBench();
+await optionalBench('chat-cost.ts', async (mod) => {
+  const runCostBench = mod.runCostBench as () => Promise<{ ratio: number }>;
+  const runQueueBench = mod.runQueueBench as (o: { databaseUrl?: string }) => Promise<{
+    failedReplies: number;
+  }>;
+  console.log(
+    '\nChat cost: a 10-turn chat on a 2,500-token prompt with prompt caching (budget: at most half uncached)',
+  );
+  const cost = await runCostBench();
+  console.log(JSON.stringify(cost, null, 2));
+  console.log(`  cost with caching / uncached price: ${cost.ratio}: ${verdict(cost.ratio <= 0.5)}`);
+  console.log(
+    '\nChat queue: 200 chats starting within a minute against a provider taking 10 at once, 4 s each (150 a minute): zero failed replies',
+  );
+  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
+  for (const [name, databaseUrl] of [
+    ['SQLite', undefined],
+    ['PostgreSQL', pgUrl],
+  ] as const) {
+    if (name === 'PostgreSQL' && !databaseUrl) {
+      console.log('PostgreSQL: set TEST_DATABASE_URL to include it');
+      continue;
+    }
+    const queue = await runQueueBench(databaseUrl ? { databaseUrl } : {});
+    console.log(`${name}:`, JSON.stringify(queue, null, 2));
+    console.log(`  ${name}: ${queue.failedReplies} failed replies: ${verdict(queue.failedReplies === 0)}`);
+  }
+});

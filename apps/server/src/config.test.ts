@@ -79,8 +79,13 @@ describe('config', () => {
     const env = parseEnv({ LLM_PRICES: '{"my-model":{"inputPerMTok":1,"outputPerMTok":2}}' });
     expect(env.LLM_PRICES).toEqual({ 'my-model': { inputPerMTok: 1, outputPerMTok: 2 } });
     expect(() => parseEnv({ LLM_PRICES: '{not json' })).toThrow(/LLM_PRICES/);
-    // A kind of token not counted yet (prompt caching) is refused, not silently ignored.
-    expect(() => parseEnv({ LLM_PRICES: '{"m":{"inputPerMTok":1,"outputPerMTok":2,"cacheReadPerMTok":0.1}}' })).toThrow(
+    // The prompt cache's own rates are columns of the table (docs/decisions/0076); an unknown kind is refused.
+    expect(
+      parseEnv({
+        LLM_PRICES: '{"m":{"inputPerMTok":1,"outputPerMTok":2,"cacheWritePerMTok":1.25,"cacheReadPerMTok":0.1}}',
+      }).LLM_PRICES,
+    ).toEqual({ m: { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 } });
+    expect(() => parseEnv({ LLM_PRICES: '{"m":{"inputPerMTok":1,"outputPerMTok":2,"audioPerMTok":0.1}}' })).toThrow(
       /LLM_PRICES/,
     );
   });

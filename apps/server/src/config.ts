@@ -157,6 +157,14 @@ export const EnvSchema = z.object({
   LLM_THINKING_BUDGET: positiveInt(1024),
   LLM_TIMEOUT_MS: positiveInt(60_000),
   LLM_RETRY_BUDGET_MS: positiveInt(20_000),
+  /** Model calls in flight at once across every server process (docs/decisions/0076); unset: no limit. */
+  LLM_CONCURRENCY: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /** Input and output tokens the provider allows per minute, across every server process; unset: no limit. */
+  LLM_TOKENS_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().optional()),
+  /** Longest a reply waits its turn (the queue, a provider's retry-after) before the participant is told to retry. */
+  LLM_QUEUE_MAX_WAIT_MS: positiveInt(90_000),
+  /** Failed attempts of a condition's model in one reply before its fallback model answers instead. */
+  LLM_FALLBACK_AFTER: positiveInt(2),
   CHAT_MAX_MESSAGES: positiveInt(30),
   CHAT_MAX_MESSAGE_CHARS: z.preprocess(
     emptyAsUndefined,
@@ -200,6 +208,13 @@ export interface LlmConfig {
   timeoutMs: number;
   retryBudgetMs: number;
   prices: PriceTable;
+  /** The shared rate limit (docs/decisions/0076); absent: none. */
+  concurrency?: number | undefined;
+  tokensPerMinute?: number | undefined;
+  /** Longest a reply waits its turn; absent: 90 s. */
+  queueMaxWaitMs?: number | undefined;
+  /** Failed attempts before a condition's fallback model answers; absent: 2. */
+  fallbackAfter?: number | undefined;
 }
 
 export interface AppConfig {
@@ -337,6 +352,10 @@ export function buildLlmConfig(e: Env): LlmConfig {
     timeoutMs: e.LLM_TIMEOUT_MS,
     retryBudgetMs: e.LLM_RETRY_BUDGET_MS,
     prices: e.LLM_PRICES ?? {},
+    concurrency: e.LLM_CONCURRENCY,
+    tokensPerMinute: e.LLM_TOKENS_PER_MINUTE,
+    queueMaxWaitMs: e.LLM_QUEUE_MAX_WAIT_MS,
+    fallbackAfter: e.LLM_FALLBACK_AFTER,
   };
 }
 

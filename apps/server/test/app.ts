@@ -101,6 +101,11 @@ export async function createTestApp(dialect: TestDialect, options: TestAppOption
     newId: randomUUID,
     random: Math.random,
     llm: createStudyScriptedModel(),
+    // A reply waiting its turn at the provider moves the test clock instead of waiting (docs/decisions/0076).
+    sleep: async (ms) => {
+      clock.advance(ms);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
     ...databaseStudies(database),
     ...options.deps,
   };

@@ -60,7 +60,18 @@ export const AdminMessage = z.object({
   tokens_used: z.number().int().nullable(),
   input_tokens: z.number().int().nullable(),
   output_tokens: z.number().int().nullable(),
+  /**
+   * Of input_tokens, those billed at the plain input price, written to the provider's prompt cache and read from it
+   * (docs/decisions/0076); null when not recorded (older messages, or no usage reported).
+   */
+  uncached_input_tokens: z.number().int().nullable(),
+  cache_write_tokens: z.number().int().nullable(),
+  cache_read_tokens: z.number().int().nullable(),
   cost_usd: z.number().nullable(),
+  /** Milliseconds the reply waited its turn at the provider; null: it did not wait (docs/decisions/0076). */
+  queue_ms: z.number().int().nullable(),
+  /** The condition's model this reply's fallback model stood in for; null: the condition's model answered. */
+  fallback_from: z.string().nullable(),
   first_token_ms: z.number().int().nullable(),
   total_ms: z.number().int().nullable(),
   stop_reason: z.string().nullable(),

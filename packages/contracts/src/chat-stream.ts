@@ -10,7 +10,19 @@ export interface ChatStreamProgress {
   limits: ChatLimitsView;
 }
 
-export type ChatStreamEvent = { text: string } | { error: string } | ChatStreamProgress;
+/**
+ * The reply waits its turn at the AI provider (the shared rate limit, or the provider asked to wait): the page says
+ * the assistant is busy; the reply follows on the same stream (docs/decisions/0076).
+ */
+export interface ChatStreamBusy {
+  busy: string;
+}
+
+export type ChatStreamEvent = { text: string } | { error: string } | ChatStreamBusy | ChatStreamProgress;
+
+/** What the participant reads while their reply waits its turn. */
+export const CHAT_BUSY_TEXT =
+  'The assistant is busy with other participants right now. Your message is in the queue and will be answered in a moment.';
 
 /** The payload of the stream's last event. */
 export const CHAT_STREAM_DONE = '[DONE]';
@@ -33,6 +45,7 @@ export function readChatStreamEvent(data: string): ChatStreamEvent | 'done' | nu
   const record = value as Record<string, unknown>;
   if (typeof record.error === 'string') return { error: record.error };
   if (typeof record.text === 'string') return { text: record.text };
+  if (typeof record.busy === 'string') return { busy: record.busy };
   if (
     typeof record.progress === 'object' &&
     record.progress !== null &&

@@ -121,6 +121,12 @@ export const SpendLine = z.object({ participants: z.number().int(), tokens: z.nu
 export const MonitorSpend = z.object({
   tokens: z.number().int(),
   cost_usd: z.number(),
+  /**
+   * Of `tokens`, the input written to the provider's prompt cache and read from it (docs/decisions/0076); cost_usd
+   * counts each at its own rate.
+   */
+  cache_write_tokens: z.number().int(),
+  cache_read_tokens: z.number().int(),
   by_condition: z.record(z.string(), SpendLine),
   /** Mean cost of a participant who started the chat; null before anyone did. */
   cost_per_participant_usd: z.number().nullable(),

@@ -259,6 +259,9 @@ export interface ChatThreadsTable {
    * thread's reply lease is live, and set back to 0 when the reply's cost is stored.
    */
   reserved_usd: ColumnType<number | string, number | undefined, number>;
+  /** Of tokens_used, the input tokens written to and read from the provider's prompt cache (docs/decisions/0076). */
+  cache_write_tokens: ColumnType<number | string, number | undefined, number>;
+  cache_read_tokens: ColumnType<number | string, number | undefined, number>;
   /** Why the chat ended by a limit (message_limit, token_limit, budget); null while open. */
   closed_reason: string | null;
   closed_at: DbTimestamp | null;
@@ -276,8 +279,20 @@ export interface ChatMessagesTable {
   status: 'complete' | 'streaming' | 'interrupted' | 'error' | 'empty';
   error_message: string | null;
   model_used: string | null;
+  /** Every input token billed, cached or not. */
   input_tokens: number | null;
   output_tokens: number | null;
+  /**
+   * Of input_tokens, those billed at the plain input price, written to the prompt cache and read from it
+   * (docs/decisions/0076); null on messages stored before, and when the provider reported no usage.
+   */
+  uncached_input_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  cache_write_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  cache_read_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Milliseconds the reply waited its turn (the shared rate limit, a provider's retry-after); null: none recorded. */
+  queue_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The condition's model this reply stood in for, when its fallback model answered (docs/decisions/0076). */
+  fallback_from: ColumnType<string | null, string | null | undefined, string | null>;
   cost_usd: DbNumber | null;
   /** The token counts (and so the cost) are estimates: the provider reported none (docs/decisions/0073). */
   usage_estimated: ColumnType<boolean | number, boolean | undefined, boolean>;
@@ -304,7 +319,30 @@ export interface StepRecordsTable {
   updated_at: DbTimestamp;
 }
 
+/** A provider's pause after it asked to wait (retry-after), shared by every server process; owned by chat. */
+export interface LlmProvidersTable {
+  provider: string;
+  paused_until: DbTimestamp | null;
+}
+
+/**
+ * A reply's turn at the provider (docs/decisions/0076): `waiting` in `seq` order, `running` while its call is made,
+ * `done` kept a minute for the tokens-per-minute window. Live while its thread's reply lease `lease_id` is.
+ */
+export interface LlmTurnsTable {
+  id: string;
+  provider: string;
+  seq: number;
+  thread_id: string;
+  lease_id: string;
+  state: 'waiting' | 'running' | 'done';
+  tokens: number;
+  granted_at: DbTimestamp | null;
+}
+
 export interface DB {
+  llm_providers: LlmProvidersTable;
+  llm_turns: LlmTurnsTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_throttles: LoginThrottlesTable;

@@ -32,6 +32,11 @@ export interface AppDeps {
   llm: ChatModel;
   studies: StudySource;
   flows: FlowSource;
+  /**
+   * Waits `ms` before a reply asks again for its turn at the provider (docs/decisions/0076); a timer when absent.
+   * Tests pass one that moves their clock instead of waiting.
+   */
+  sleep?: (ms: number) => Promise<void>;
   /** Set only for the browser tests (TEST_CLOCK=manual with NODE_ENV=test): moves `clock` forward. */
   clockControl?: ClockControl;
 }

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   FAKE_ANTHROPIC_MODEL,
   startAnthropicFake,
-  type FakeProvider,
+  type AnthropicFake,
   type FakeResponse,
 } from '../../test/fakes/anthropic-fake.js';
 import { instantRetryPolicy } from '../../test/fakes/retry-policy.js';
-import { createAnthropicModel, usesAdaptiveThinking } from './anthropic.model.js';
+import { cachedPrompt, createAnthropicModel, usesAdaptiveThinking } from './anthropic.model.js';
 import type { ChatRequest } from './chat-model.js';
 import { ChatModelError } from './errors.js';
 import { OPENING_CUE } from './history.js';
@@ -20,7 +20,7 @@ const request: ChatRequest = {
   condition: 'mmr',
 };
 
-let fake: FakeProvider | undefined;
+let fake: AnthropicFake | undefined;
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
@@ -73,6 +73,8 @@ describe('Anthropic adapter', () => {
       model: FAKE_ANTHROPIC_MODEL,
       inputTokens: 321,
       outputTokens: 87,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
       stopReason: 'end_turn',
       thinking: [
         { type: 'thinking', thinking: 'First I consider the question.' },
@@ -86,18 +88,56 @@ describe('Anthropic adapter', () => {
     const s = await setup([ok]);
     await s.run();
     expect(s.fake.paths).toEqual(['/v1/messages']);
-    expect(s.fake.requests[0]).toMatchObject({
+    // Cache breakpoints on the system prompt and on the conversation so far (docs/decisions/0076).
+    const ephemeral = { type: 'ephemeral' };
+    expect(s.fake.requests[0]).toEqual({
       model: 'claude-sonnet-4-5',
       stream: true,
-      system: 'You are a test assistant.',
+      system: [{ type: 'text', text: 'You are a test assistant.', cache_control: ephemeral }],
       thinking: { type: 'enabled', budget_tokens: 1024 },
       max_tokens: 1524,
       messages: [
         { role: 'user', content: OPENING_CUE },
         { role: 'assistant', content: 'Hello! Ask me anything.' },
-        { role: 'user', content: 'Is the vaccine safe?' },
+        { role: 'user', content: [{ type: 'text', text: 'Is the vaccine safe?', cache_control: ephemeral }] },
       ],
     });
+  });
+
+  it('sends no breakpoints for a model that is not Claude, and no empty system block', async () => {
+    const s = await setup([ok], { model: 'local-model' });
+    await s.run();
+    expect(s.fake.requests[0]).toMatchObject({ system: 'You are a test assistant.' });
+    expect(JSON.stringify(s.fake.requests[0])).not.toContain('cache_control');
+    expect(cachedPrompt('', [{ role: 'user', content: 'Hi' }])).toEqual({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }] }],
+    });
+  });
+
+  it('reads the cache writes and reads from message_start and the cumulative message_delta', async () => {
+    const cached: FakeResponse = { ...ok, inputTokens: undefined, cached: true };
+    const s = await setup([cached, cached]);
+    const model = createAnthropicModel({
+      apiKey: 'test-key',
+      baseUrl: s.fake.url,
+      model: 'claude-sonnet-4-5',
+      maxTokens: 500,
+      thinkingBudget: 1024,
+      timeoutMs: 5000,
+      retry: instantRetryPolicy().policy,
+    });
+    const long = { ...request, system: 'Instructions. '.repeat(400) };
+    const first = await model.streamReply(long, () => undefined);
+    const second = await model.streamReply(long, () => undefined);
+    const [u1, u2] = s.fake.usages;
+    expect(first).toMatchObject({
+      inputTokens: (u1?.input_tokens ?? 0) + (u1?.cache_creation_input_tokens ?? 0),
+      cacheWriteTokens: u1?.cache_creation_input_tokens,
+      cacheReadTokens: 0,
+    });
+    // The same prompt again: what the first call wrote is read.
+    expect(second).toMatchObject({ cacheReadTokens: u2?.cache_read_input_tokens, cacheWriteTokens: 0 });
+    expect(u2?.cache_read_input_tokens).toBeGreaterThan(0);
   });
 
   it('takes the reply tokens of the request, and can leave thinking out (the model check)', async () => {

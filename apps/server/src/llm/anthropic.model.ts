@@ -33,6 +33,37 @@ export function usesAdaptiveThinking(model: string): boolean {
   return major > 4 || (major === 4 && minor >= 6);
 }
 
+/**
+ * Whether the model takes prompt-cache breakpoints: every Claude model does (Anthropic's prompt caching docs list
+ * them all); a name that is not Claude's (a compatible server's own model) gets none. A prompt shorter than the
+ * model's minimum cacheable length is simply not cached, without an error.
+ */
+export function supportsPromptCaching(model: string): boolean {
+  return model.startsWith('claude-');
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/**
+ * The request's system prompt and messages with Anthropic's documented pattern for a multi-turn chat: a cache
+ * breakpoint on the system prompt and one on the last message, so each turn writes the conversation so far to the
+ * cache and the next turn reads it (the cache looks back from a breakpoint to the previous turn's).
+ */
+export function cachedPrompt(
+  system: string,
+  turns: readonly { role: 'user' | 'assistant'; content: string }[],
+): { system?: Anthropic.TextBlockParam[]; messages: Anthropic.MessageParam[] } {
+  const messages: Anthropic.MessageParam[] = turns.map((turn, i) =>
+    i === turns.length - 1 && turn.content !== ''
+      ? { role: turn.role, content: [{ type: 'text', text: turn.content, cache_control: EPHEMERAL }] }
+      : { role: turn.role, content: turn.content },
+  );
+  // An empty text block is refused by the API: no system prompt, no block.
+  return system === ''
+    ? { messages }
+    : { system: [{ type: 'text', text: system, cache_control: EPHEMERAL }], messages };
+}
+
 /** Claude through the Messages API, streamed, with extended thinking kept in order in the thinking log. */
 export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
   // Our retry policy is the only one: the SDK's own retries are off.
@@ -75,8 +106,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           {
             model,
             max_tokens: max,
-            system: request.system,
-            messages: openingTurns(request.history),
+            ...(supportsPromptCaching(model)
+              ? cachedPrompt(request.system, openingTurns(request.history))
+              : { system: request.system, messages: openingTurns(request.history) }),
             ...(think ? { thinking: thinkingFor(model, budget) } : {}),
             ...(!think && request.temperature !== undefined ? { temperature: request.temperature } : {}),
             stream: true,
@@ -105,8 +137,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           case 'message_start': {
             const usage = event.message.usage;
             partial.model = event.message.model;
-            partial.inputTokens =
-              usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+            noteUsage(partial, usage);
             partial.outputTokens = usage.output_tokens;
             break;
           }
@@ -130,10 +161,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           case 'message_delta': {
             const usage = event.usage;
             partial.outputTokens = usage.output_tokens;
-            if (typeof usage.input_tokens === 'number') {
-              partial.inputTokens =
-                usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-            }
+            // The delta's counts are cumulative: when it gives the input side, it replaces message_start's.
+            if (typeof usage.input_tokens === 'number') noteUsage(partial, usage);
             partial.stopReason = event.delta.stop_reason ?? partial.stopReason ?? null;
             break;
           }
@@ -165,11 +194,32 @@ function streamError(data: string, headers: Headers): InstanceType<typeof Anthro
   return new Anthropic.APIError(undefined, body as object | undefined, undefined, headers, type);
 }
 
+/**
+ * Anthropic's usage: `input_tokens` are the input tokens after the last cache breakpoint (billed at the input
+ * price); cache writes and reads are counted apart, so every input token is their sum.
+ */
+function noteUsage(
+  partial: Partial<ChatReplyInfo>,
+  usage: {
+    input_tokens: number | null;
+    cache_creation_input_tokens?: number | null;
+    cache_read_input_tokens?: number | null;
+  },
+): void {
+  const write = usage.cache_creation_input_tokens ?? 0;
+  const read = usage.cache_read_input_tokens ?? 0;
+  partial.inputTokens = (usage.input_tokens ?? 0) + write + read;
+  partial.cacheWriteTokens = write;
+  partial.cacheReadTokens = read;
+}
+
 function finish(partial: Partial<ChatReplyInfo>, fallbackModel: string): ChatReplyInfo {
   return {
     model: partial.model ?? fallbackModel,
     inputTokens: partial.inputTokens ?? null,
     outputTokens: partial.outputTokens ?? null,
+    cacheWriteTokens: partial.cacheWriteTokens ?? null,
+    cacheReadTokens: partial.cacheReadTokens ?? null,
     stopReason: partial.stopReason ?? null,
     thinking: partial.thinking ?? [],
   };

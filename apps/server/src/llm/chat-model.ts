@@ -24,6 +24,16 @@ export interface ChatRequest {
   temperature?: number;
   /** The study condition's thinking budget (0: no thinking); the adapter's configured budget when absent. */
   thinkingBudget?: number;
+  /**
+   * A stable key for the conversation (the thread's id): OpenAI routes requests with the same prompt_cache_key to
+   * the same cache (docs/decisions/0076). Anthropic caches by its breakpoints and needs none.
+   */
+  cacheKey?: string;
+  /**
+   * The caller waits out a 429 or 529 itself (the chat's shared provider queue, docs/decisions/0076): the adapter
+   * throws them at once instead of retrying them within its retry budget.
+   */
+  waitsItself?: boolean;
 }
 
 /** One entry of the thinking log, stored as JSON text in this exact shape. */
@@ -33,8 +43,13 @@ export type ThinkingEntry = { type: 'thinking'; thinking: string } | { type: 're
 export interface ChatReplyInfo {
   /** The model that answered, as the provider reports it. */
   model: string;
+  /** Every input token billed, cached or not (the token limit counts these). */
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Of the input tokens, those written to the provider's prompt cache (null or absent: the provider did not say). */
+  cacheWriteTokens?: number | null;
+  /** Of the input tokens, those read from the provider's prompt cache (null or absent: the provider did not say). */
+  cacheReadTokens?: number | null;
   stopReason: string | null;
   thinking: ThinkingEntry[];
 }

@@ -40,6 +40,13 @@ export class ChatModelError extends Error {
     return this.failure === 'rate_limited' || this.failure === 'unavailable' || this.failure === 'connection';
   }
 
+  /** The provider asked to be called later: a 429, or Anthropic's 529 overloaded. */
+  get asksToWait(): boolean {
+    return (
+      this.failure === 'rate_limited' || this.options.status === 529 || this.options.providerCode === 'overloaded_error'
+    );
+  }
+
   get partial(): PartialReplyInfo {
     return this.options.partial ?? {};
   }

@@ -2,14 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   FAKE_OPENAI_MODEL,
   startOpenAiFake,
-  type FakeProvider,
   type FakeResponse,
+  type OpenAiFake,
 } from '../../test/fakes/openai-fake.js';
 import { instantRetryPolicy } from '../../test/fakes/retry-policy.js';
 import type { ChatRequest } from './chat-model.js';
 import { ChatModelError } from './errors.js';
 import { OPENING_CUE } from './history.js';
-import { createOpenAiModel } from './openai.model.js';
+import { createOpenAiModel, supportsPromptCacheKey } from './openai.model.js';
 
 const request: ChatRequest = {
   system: 'You are a test assistant.',
@@ -20,7 +20,7 @@ const request: ChatRequest = {
   condition: 'control',
 };
 
-let fake: FakeProvider | undefined;
+let fake: OpenAiFake | undefined;
 afterEach(async () => {
   await fake?.close();
   fake = undefined;
@@ -61,9 +61,28 @@ describe('OpenAI-compatible adapter', () => {
       model: FAKE_OPENAI_MODEL,
       inputTokens: 55,
       outputTokens: 9,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
       stopReason: 'stop',
       thinking: [],
     });
+  });
+
+  it("sends the request's cache key as prompt_cache_key to OpenAI's models only, and reads cached_tokens", async () => {
+    const cached: FakeResponse = { ...ok, inputTokens: undefined, cached: true };
+    const s = await setup([cached, cached]);
+    const long = { ...request, system: 'Instructions. '.repeat(400), cacheKey: 'thread-1' };
+    await s.model.streamReply(long, () => undefined);
+    const info = await s.model.streamReply(long, () => undefined);
+    expect(s.fake.requests[0]).toMatchObject({ prompt_cache_key: 'thread-1' });
+    const usage = s.fake.usages[1];
+    expect(usage?.cached_tokens).toBeGreaterThan(1024);
+    expect(info).toMatchObject({ inputTokens: usage?.prompt_tokens, cacheReadTokens: usage?.cached_tokens });
+    expect(supportsPromptCacheKey('gpt-4o-mini')).toBe(true);
+    expect(supportsPromptCacheKey('gpt-5')).toBe(true);
+    expect(supportsPromptCacheKey('o4-mini')).toBe(true);
+    expect(supportsPromptCacheKey('gpt-4o-2024-05-13')).toBe(false);
+    expect(supportsPromptCacheKey('llama3.1:8b')).toBe(false);
   });
 
   it('asks for usage in the stream, with the system prompt first and a user turn before the greeting', async () => {

@@ -16,6 +16,15 @@ export interface OpenAiModelOptions {
   retry: RetryPolicy;
 }
 
+/**
+ * Whether the model is OpenAI's own and caches prompts (gpt-4o and newer, the o-series): only those get a
+ * prompt_cache_key; a local server's model gets none (some refuse a parameter they do not know).
+ */
+export function supportsPromptCacheKey(model: string): boolean {
+  if (model.startsWith('gpt-4o-2024-05-13')) return false;
+  return /^(gpt-4o|gpt-4\.1|gpt-5|o[1-9])(?:[-.]|$)/.test(model);
+}
+
 /** Any OpenAI-compatible chat-completions endpoint, streamed, with usage requested in the stream. */
 export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
   // Our retry policy is the only one: the SDK's own retries are off.
@@ -38,10 +47,15 @@ export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
     async (request, ctx) => {
       // The SDK sends the request and throws its APIError on an error status; the stream is ours to read
       // (llm/sse.ts, decision 0070), handled as the SDK's Stream handled it.
+      const model = request.model ?? options.model;
       const response = await client.chat.completions
         .create(
           {
-            model: request.model ?? options.model,
+            model,
+            // One key per conversation: its turns reach the same cache (docs/decisions/0076).
+            ...(request.cacheKey !== undefined && supportsPromptCacheKey(model)
+              ? { prompt_cache_key: request.cacheKey }
+              : {}),
             ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
             // OpenAI's newer models accept only max_completion_tokens; local servers know max_tokens.
             ...(options.baseUrl
@@ -78,17 +92,25 @@ export function createOpenAiModel(options: OpenAiModelOptions): ChatModel {
           finished = true;
         }
         if (chunk.usage) {
+          // prompt_tokens counts every input token; of them, cached_tokens were read from the cache and (GPT-5.6
+          // and later) cache_write_tokens written to it, each billed at its own rate.
+          const details = chunk.usage.prompt_tokens_details as
+            { cached_tokens?: number | null; cache_write_tokens?: number | null } | undefined;
           partial.inputTokens = chunk.usage.prompt_tokens;
           partial.outputTokens = chunk.usage.completion_tokens;
+          partial.cacheReadTokens = details?.cached_tokens ?? 0;
+          partial.cacheWriteTokens = details?.cache_write_tokens ?? 0;
         }
       });
       if (!finished) {
         throw new ChatModelError('connection', 'The provider closed the stream before the reply ended', { partial });
       }
       return {
-        model: partial.model ?? request.model ?? options.model,
+        model: partial.model ?? model,
         inputTokens: partial.inputTokens ?? null,
         outputTokens: partial.outputTokens ?? null,
+        cacheWriteTokens: partial.cacheWriteTokens ?? null,
+        cacheReadTokens: partial.cacheReadTokens ?? null,
         stopReason: partial.stopReason ?? null,
         thinking: [],
       };

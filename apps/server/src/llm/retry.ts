@@ -38,7 +38,15 @@ export function backoffMs(policy: RetryPolicy, attempt: number, retryAfterMs: nu
  * token, as long as the wait still fits in the budget. Otherwise the last error is thrown, with
  * `attempts` set.
  */
-export async function withRetry<T>(policy: RetryPolicy, attempt: (n: number) => Promise<T>): Promise<T> {
+export async function withRetry<T>(
+  policy: RetryPolicy,
+  attempt: (n: number) => Promise<T>,
+  /**
+   * A 429 or 529 (overloaded) is not retried here but thrown at once: the chat's provider queue waits the
+   * provider's retry-after, shared by every process, without the retry budget's limit (docs/decisions/0076).
+   */
+  options: { deferRateLimits?: boolean | undefined } = {},
+): Promise<T> {
   const started = policy.now();
   for (let n = 1; ; n += 1) {
     try {
@@ -47,6 +55,7 @@ export async function withRetry<T>(policy: RetryPolicy, attempt: (n: number) => 
       if (!(error instanceof ChatModelError)) throw error;
       error.attempts = n;
       if (!error.transient || error.afterFirstToken) throw error;
+      if (options.deferRateLimits && error.asksToWait) throw error;
       const wait = backoffMs(policy, n, error.options.retryAfterMs);
       if (policy.now() - started + wait > policy.budgetMs) throw error;
       await policy.sleep(wait);

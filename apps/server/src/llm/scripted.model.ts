@@ -78,6 +78,8 @@ export function createScriptedModel(options: ScriptedModelOptions): ChatModel {
         model: SCRIPTED_MODEL_NAME,
         inputTokens: estimateTokens(input),
         outputTokens: pieces.length,
+        cacheWriteTokens: null,
+        cacheReadTokens: null,
         stopReason: 'end_turn',
         thinking: [
           {

@@ -36,35 +36,39 @@ export function createStreamingModel(options: StreamingModelOptions, attempt: Pr
     maxOutputTokens: options.maxOutputTokens,
     async streamReply(request, onText) {
       let emitted = false;
-      return withRetry(options.retry, async () => {
-        const controller = new AbortController();
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, options.timeoutMs);
-        const partial: PartialReplyInfo = {};
-        const touch = () => void timer.refresh();
-        try {
-          return await attempt(request, {
-            signal: controller.signal,
-            touch,
-            partial,
-            onText: (delta) => {
-              if (delta === '') return;
-              emitted = true;
-              touch();
-              onText(delta);
-            },
-          });
-        } catch (error) {
-          const failure = classifyError(error, partial, timedOut);
-          failure.afterFirstToken = emitted;
-          throw failure;
-        } finally {
-          clearTimeout(timer);
-        }
-      });
+      return withRetry(
+        options.retry,
+        async () => {
+          const controller = new AbortController();
+          let timedOut = false;
+          const timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, options.timeoutMs);
+          const partial: PartialReplyInfo = {};
+          const touch = () => void timer.refresh();
+          try {
+            return await attempt(request, {
+              signal: controller.signal,
+              touch,
+              partial,
+              onText: (delta) => {
+                if (delta === '') return;
+                emitted = true;
+                touch();
+                onText(delta);
+              },
+            });
+          } catch (error) {
+            const failure = classifyError(error, partial, timedOut);
+            failure.afterFirstToken = emitted;
+            throw failure;
+          } finally {
+            clearTimeout(timer);
+          }
+        },
+        { deferRateLimits: request.waitsItself },
+      );
     },
   };
 }

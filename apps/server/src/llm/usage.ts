@@ -30,7 +30,12 @@ export function estimateInputTokens(system: string, history: readonly ChatTurn[]
  * whether any count is an estimate.
  */
 export function replyUsage(
-  reported: { inputTokens: number | null; outputTokens: number | null },
+  reported: {
+    inputTokens: number | null;
+    outputTokens: number | null;
+    cacheWriteTokens?: number | null | undefined;
+    cacheReadTokens?: number | null | undefined;
+  },
   sent: { system: string; history: readonly ChatTurn[] },
   received: { text: string; thinking: string },
 ): TokenUsage & { estimated: boolean } {
@@ -38,5 +43,13 @@ export function replyUsage(
   const outputTokens =
     reported.outputTokens ??
     estimateTokens(received.text) + (received.thinking === '' ? 0 : estimateTokens(received.thinking));
-  return { inputTokens, outputTokens, estimated: reported.inputTokens === null || reported.outputTokens === null };
+  // Cache counts are kept only with the input count they are part of (an estimate has none: all plain input).
+  const cached = reported.inputTokens !== null;
+  return {
+    inputTokens,
+    outputTokens,
+    cacheWriteTokens: cached ? (reported.cacheWriteTokens ?? undefined) : undefined,
+    cacheReadTokens: cached ? (reported.cacheReadTokens ?? undefined) : undefined,
+    estimated: reported.inputTokens === null || reported.outputTokens === null,
+  };
 }

@@ -10,7 +10,42 @@ import {
   type WireWriter,
 } from './fake-server.js';
 
+import { fakeTokens, PromptCache, type PromptBlock } from './prompt-cache.js';
+
 export type { FakeProvider, FakeResponse } from './fake-server.js';
+
+/** The usage one response reported, as Anthropic reports it (input_tokens: after the last breakpoint only). */
+export interface AnthropicUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  output_tokens: number;
+}
+
+/** Claude Sonnet 4.5's shortest cacheable prompt. */
+const MIN_CACHEABLE_TOKENS = 1024;
+
+type Block = { type?: string; text?: string; cache_control?: unknown };
+
+/** The request's blocks in the order the cache sees them: system, then each message's content. */
+function promptBlocks(body: unknown): PromptBlock[] {
+  const request = (body ?? {}) as {
+    system?: string | Block[];
+    messages?: { role: string; content: string | Block[] }[];
+  };
+  const blocks: PromptBlock[] = [];
+  const add = (role: string, content: string | Block[] | undefined) => {
+    if (content === undefined) return;
+    const list: Block[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    for (const b of list) {
+      const text = b.text ?? '';
+      blocks.push({ key: `${role}:${text}`, tokens: fakeTokens(text), breakpoint: b.cache_control !== undefined });
+    }
+  };
+  add('system', request.system);
+  for (const m of request.messages ?? []) add(m.role, m.content);
+  return blocks;
+}
 
 export const FAKE_ANTHROPIC_MODEL = 'claude-sonnet-4-5-20250929';
 
@@ -45,7 +80,32 @@ const writeError: ErrorWriter = (res, response) => {
   );
 };
 
-const writeStream: WireWriter = async (res, r) => {
+const writeStream =
+  (cache: PromptCache, usages: AnthropicUsage[]): WireWriter =>
+  async (res, r, body) => {
+    let usage: Omit<AnthropicUsage, 'output_tokens'> = {
+      input_tokens: r.inputTokens ?? 100,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
+    if (r.cached) {
+      const model = (body as { model?: string } | null)?.model ?? '';
+      const billed = cache.anthropic(model, promptBlocks(body));
+      usage = {
+        input_tokens: billed.input,
+        cache_creation_input_tokens: billed.write,
+        cache_read_input_tokens: billed.read,
+      };
+    }
+    await writeMessage(res, r, usage, (output) => usages.push({ ...usage, output_tokens: output }));
+  };
+
+async function writeMessage(
+  res: ServerResponse,
+  r: Extract<FakeResponse, { kind: 'stream' }>,
+  usage: Omit<AnthropicUsage, 'output_tokens'>,
+  billed: (outputTokens: number) => void,
+): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -65,12 +125,7 @@ const writeStream: WireWriter = async (res, r) => {
       model: FAKE_ANTHROPIC_MODEL,
       stop_reason: null,
       stop_sequence: null,
-      usage: {
-        input_tokens: r.inputTokens ?? 100,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        output_tokens: 1,
-      },
+      usage: { ...usage, output_tokens: 1 },
     },
   });
   let index = 0;
@@ -130,16 +185,33 @@ const writeStream: WireWriter = async (res, r) => {
     return;
   }
   event(res, 'content_block_stop', { type: 'content_block_stop', index });
+  const outputTokens = r.outputTokens ?? r.text.length;
+  // The delta's usage is cumulative; with caching it repeats the input side, as the API does.
   event(res, 'message_delta', {
     type: 'message_delta',
     delta: { stop_reason: 'end_turn', stop_sequence: null },
-    usage: { output_tokens: r.outputTokens ?? r.text.length },
+    usage: r.cached ? { ...usage, output_tokens: outputTokens } : { output_tokens: outputTokens },
   });
   event(res, 'message_stop', { type: 'message_stop' });
+  billed(outputTokens);
   res.end();
-};
+}
 
-/** A fake Anthropic Messages API (`POST /v1/messages`, streaming) on 127.0.0.1. */
-export function startAnthropicFake(responses: FakeResponse[] | ((n: number) => FakeResponse)): Promise<FakeProvider> {
-  return startFakeProvider(responses, writeStream, writeError);
+export interface AnthropicFake extends FakeProvider {
+  /** The usage each completed response reported, in order. */
+  usages: AnthropicUsage[];
+  cache: PromptCache;
+}
+
+/**
+ * A fake Anthropic Messages API (`POST /v1/messages`, streaming) on 127.0.0.1; responses with `cached` bill their
+ * input through a prompt cache that honours `cache_control` breakpoints as Anthropic documents them.
+ */
+export async function startAnthropicFake(
+  responses: FakeResponse[] | ((n: number) => FakeResponse),
+): Promise<AnthropicFake> {
+  const cache = new PromptCache(MIN_CACHEABLE_TOKENS);
+  const usages: AnthropicUsage[] = [];
+  const provider = await startFakeProvider(responses, writeStream(cache, usages), writeError);
+  return Object.assign(provider, { usages, cache });
 }

@@ -28,6 +28,11 @@ export type FakeResponse =
       stallAfter?: number;
       inputTokens?: number;
       outputTokens?: number;
+      /**
+       * Bill the input from the request itself through the provider's prompt cache, as the provider documents it
+       * (prompt-cache.ts), instead of `inputTokens`; the usage reported is kept in the fake's `usages`.
+       */
+      cached?: boolean;
     }
   | {
       kind: 'status';

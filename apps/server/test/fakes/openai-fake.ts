@@ -10,7 +10,34 @@ import {
   type WireWriter,
 } from './fake-server.js';
 
+import { fakeTokens, PromptCache, type PromptBlock } from './prompt-cache.js';
+
 export type { FakeProvider, FakeResponse } from './fake-server.js';
+
+/** The usage one response reported in its final chunk (prompt_tokens counts the cached ones too). */
+export interface OpenAiUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+}
+
+/** OpenAI caches prompts of 1,024 tokens or more. */
+const MIN_CACHEABLE_TOKENS = 1024;
+
+/** The request's messages in order; the cache's scope is the model and the prompt_cache_key. */
+function promptOf(body: unknown): { scope: string; blocks: PromptBlock[] } {
+  const request = (body ?? {}) as {
+    model?: string;
+    prompt_cache_key?: string;
+    messages?: { role: string; content: string }[];
+  };
+  const blocks = (request.messages ?? []).map((m) => ({
+    key: `${m.role}:${m.content}`,
+    tokens: fakeTokens(m.content),
+    breakpoint: false,
+  }));
+  return { scope: `${request.model ?? ''}\u0000${request.prompt_cache_key ?? ''}`, blocks };
+}
 
 export const FAKE_OPENAI_MODEL = 'gpt-4o-mini-2024-07-18';
 
@@ -52,7 +79,26 @@ function data(res: ServerResponse, payload: unknown): void {
   res.write(`data: ${JSON.stringify(payload)}\n\n`);
 }
 
-const writeStream: WireWriter = async (res, r) => {
+const writeStream =
+  (cache: PromptCache, usages: OpenAiUsage[]): WireWriter =>
+  async (res, r, body) => {
+    let prompt = r.inputTokens ?? 100;
+    let cached = 0;
+    if (r.cached) {
+      const { scope, blocks } = promptOf(body);
+      ({ prompt, cached } = cache.openai(scope, blocks));
+    }
+    await writeCompletion(res, r, { prompt, cached }, (completion) =>
+      usages.push({ prompt_tokens: prompt, completion_tokens: completion, cached_tokens: cached }),
+    );
+  };
+
+async function writeCompletion(
+  res: ServerResponse,
+  r: Extract<FakeResponse, { kind: 'stream' }>,
+  input: { prompt: number; cached: number },
+  billed: (completionTokens: number) => void,
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_fake_stream' });
   if (r.stall) {
     res.flushHeaders();
@@ -93,7 +139,7 @@ const writeStream: WireWriter = async (res, r) => {
     return;
   }
   data(res, chunk(model, [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]));
-  const prompt = r.inputTokens ?? 100;
+  const { prompt, cached } = input;
   const completion = r.outputTokens ?? r.text.length;
   data(
     res,
@@ -101,7 +147,7 @@ const writeStream: WireWriter = async (res, r) => {
       prompt_tokens: prompt,
       completion_tokens: completion,
       total_tokens: prompt + completion,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
       completion_tokens_details: {
         reasoning_tokens: 0,
         audio_tokens: 0,
@@ -110,10 +156,23 @@ const writeStream: WireWriter = async (res, r) => {
       },
     }),
   );
+  billed(completion);
   res.end('data: [DONE]\n\n');
-};
+}
 
-/** A fake OpenAI-compatible chat-completions API (`POST /v1/chat/completions`, streaming) on 127.0.0.1. */
-export function startOpenAiFake(responses: FakeResponse[] | ((n: number) => FakeResponse)): Promise<FakeProvider> {
-  return startFakeProvider(responses, writeStream, writeError, '/v1');
+export interface OpenAiFake extends FakeProvider {
+  /** The usage each completed response reported, in order. */
+  usages: OpenAiUsage[];
+  cache: PromptCache;
+}
+
+/**
+ * A fake OpenAI-compatible chat-completions API (`POST /v1/chat/completions`, streaming) on 127.0.0.1; responses
+ * with `cached` bill their prompt through OpenAI's automatic prompt cache (per model and prompt_cache_key).
+ */
+export async function startOpenAiFake(responses: FakeResponse[] | ((n: number) => FakeResponse)): Promise<OpenAiFake> {
+  const cache = new PromptCache(MIN_CACHEABLE_TOKENS);
+  const usages: OpenAiUsage[] = [];
+  const provider = await startFakeProvider(responses, writeStream(cache, usages), writeError, '/v1');
+  return Object.assign(provider, { usages, cache });
 }

@@ -99,6 +99,16 @@ describe('readStream', () => {
     expect(result).toEqual({ text: 'part', error: 'Model failed', done: true, after: null });
   });
 
+  it('tells the page while the reply waits its turn (busy), then reads the reply', async () => {
+    const onBusy = vi.fn();
+    const result = await readStream(
+      textStream([data({ busy: 'The assistant is busy.' }), data({ text: 'Hi' }), data('[DONE]')]),
+      { onBusy },
+    );
+    expect(onBusy).toHaveBeenCalledWith('The assistant is busy.');
+    expect(result).toEqual({ text: 'Hi', error: null, done: true, after: null });
+  });
+
   it('stops at [DONE] and ignores anything after it', async () => {
     const onText = vi.fn();
     const result = await readStream(textStream([data({ text: 'a' }) + data('[DONE]') + data({ text: 'late' })]), {

@@ -14,6 +14,7 @@ import { sendRequest, type RequestInput } from './api';
 export type SseEvent =
   | { type: 'text'; text: string }
   | { type: 'error'; error: string }
+  | { type: 'busy'; message: string }
   | { type: 'progress'; after: ChatStreamProgress }
   | { type: 'done' };
 
@@ -53,12 +54,15 @@ function parsePayload(payload: string): SseEvent | null {
   if (event === 'done') return { type: 'done' };
   if ('error' in event) return { type: 'error', error: event.error };
   if ('text' in event) return { type: 'text', text: event.text };
+  if ('busy' in event) return { type: 'busy', message: event.busy };
   return { type: 'progress', after: event };
 }
 
 export interface StreamHandlers {
   /** Each piece of text as it arrives. */
   onText?: (text: string) => void;
+  /** The reply waits its turn at the AI provider: what to tell the participant meanwhile. */
+  onBusy?: (message: string) => void;
 }
 
 export interface StreamResult {
@@ -120,6 +124,8 @@ export async function readStream(
       }
       if (event.type === 'error') {
         result.error ??= event.error;
+      } else if (event.type === 'busy') {
+        handlers.onBusy?.(event.message);
       } else if (event.type === 'progress') {
         result.after = event.after;
       } else if (event.text) {

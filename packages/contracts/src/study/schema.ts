@@ -83,18 +83,29 @@ const ConditionContentSchema = z
     });
   });
 
-/** USD per million tokens; strict, so a kind of token not counted yet (cache prices) is refused, not ignored. */
+/** USD per million tokens; strict, so a kind of token not counted is refused, not ignored. */
 const PricePerMTok = z
   .number()
   .min(0, 'must be 0 or more')
   .max(10_000, 'must be at most 10,000 (USD per million tokens)');
-export const ModelPriceSchema = z.object({ inputPerMTok: PricePerMTok, outputPerMTok: PricePerMTok }).strict();
+export const ModelPriceSchema = z
+  .object({
+    inputPerMTok: PricePerMTok,
+    outputPerMTok: PricePerMTok,
+    cacheWritePerMTok: PricePerMTok.optional(),
+    cacheReadPerMTok: PricePerMTok.optional(),
+  })
+  .strict();
 
 export const ChatModelSettingsSchema = z
   .object({
     model: LineText.regex(
       /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/,
       'must be a model name such as claude-sonnet-4-5',
+    ).optional(),
+    fallbackModel: LineText.regex(
+      /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$/,
+      'must be a model name such as claude-haiku-4-5',
     ).optional(),
     temperature: z.number().min(0, 'must be 0 to 2').max(2, 'must be 0 to 2').optional(),
     replyTokens: z.number().int('must be a whole number').min(16).max(64_000).optional(),

@@ -50,6 +50,11 @@ export interface ConditionContent {
 export interface ChatModelSettings {
   /** The provider's model name, e.g. 'claude-sonnet-4-5'. */
   model?: string;
+  /**
+   * The same provider's model that answers when this one is overloaded (529) or has failed LLM_FALLBACK_AFTER
+   * times in a reply (docs/decisions/0076); recorded on each reply it writes. Priced from the price table.
+   */
+  fallbackModel?: string;
   /** 0-2; sent only with thinking off (Anthropic accepts no temperature with extended thinking). */
   temperature?: number;
   /** Tokens of the visible reply; the experiment's reply-token limit still caps it. */
@@ -64,12 +69,17 @@ export interface ChatModelSettings {
 }
 
 /**
- * A model's price in USD per million tokens, per kind of token billed (docs/decisions/0073). Input and output
- * are all that is counted today; prompt caching will add its own kinds (cache writes, cache reads) beside them.
+ * A model's price in USD per million tokens, per kind of token billed (docs/decisions/0073, 0076): input not
+ * read from the provider's prompt cache, output, and the prompt cache's writes and reads. A cache price not given
+ * is the provider's documented rule applied to the input price (server: llm/pricing.ts cachePrices).
  */
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
+  /** Input written to the prompt cache (Anthropic: 1.25 x input for 5-minute entries). */
+  cacheWritePerMTok?: number;
+  /** Input read from the prompt cache (Anthropic: 0.1 x input; OpenAI: the model's cached-input price). */
+  cacheReadPerMTok?: number;
 }
 
 export interface ConditionChat {

@@ -14,6 +14,7 @@ import * as completionCodes from './2026-11-25-14b-completion-codes.js';
 import * as previewLinks from './2026-11-25-14b-preview-links.js';
 import * as spending from './2026-11-27-10-spending.js';
 import * as flowSteps from './2026-11-28-10-flow-steps.js';
+import * as chatCost from './2026-11-29-10-chat-cost.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-14b-preview-links': previewLinks,
   '2026-11-27-10-spending': spending,
   '2026-11-28-10-flow-steps': flowSteps,
+  '2026-11-29-10-chat-cost': chatCost,
 };

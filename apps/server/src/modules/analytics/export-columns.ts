@@ -391,7 +391,13 @@ export interface MessageRecord {
   outputTokens: number | null;
   /** The token counts are estimates: the provider reported none (docs/decisions/0073). */
   usageEstimated: boolean;
+  /** Of inputTokens, those at the plain input price, written to the prompt cache and read from it (0076). */
+  uncachedInputTokens: number | null;
+  cacheWriteTokens: number | null;
+  cacheReadTokens: number | null;
   costUsd: number | null;
+  queueMs: number | null;
+  fallbackFrom: string | null;
   firstTokenMs: number | null;
   totalMs: number | null;
   stopReason: string | null;
@@ -496,7 +502,56 @@ const buildMessageColumns = (study: StudyConditions): readonly CsvColumn<Message
     allowed: 'TRUE; FALSE',
     value: (r) => r.usageEstimated,
   },
-  { name: 'cost_usd', type: 'number', meaning: 'Model cost in US dollars', allowed: '>= 0', value: (r) => r.costUsd },
+  {
+    name: 'uncached_input_tokens',
+    type: 'integer',
+    meaning:
+      "Of input_tokens, those billed at the model's plain input price (neither written to nor read from the provider's prompt cache); empty for messages stored before the cache was counted, and when usage_estimated",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.uncachedInputTokens,
+  },
+  {
+    name: 'cache_write_tokens',
+    type: 'integer',
+    meaning:
+      "Of input_tokens, those written to the provider's prompt cache, billed at the model's cache-write price; empty when not recorded",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.cacheWriteTokens,
+  },
+  {
+    name: 'cache_read_tokens',
+    type: 'integer',
+    meaning:
+      "Of input_tokens, those read from the provider's prompt cache, billed at the model's cache-read (cached input) price; empty when not recorded",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.cacheReadTokens,
+  },
+  {
+    name: 'cost_usd',
+    type: 'number',
+    meaning: 'Model cost in US dollars, as the provider bills it: each kind of token at its own price',
+    allowed: '>= 0',
+    value: (r) => r.costUsd,
+  },
+  {
+    name: 'queue_ms',
+    type: 'integer',
+    meaning:
+      "Milliseconds the reply waited its turn at the AI provider (the deployment's shared rate limit, or the provider asking to wait); empty: it did not wait",
+    allowed: '>= 0',
+    minimum: 0,
+    value: (r) => r.queueMs,
+  },
+  {
+    name: 'fallback_from',
+    type: 'text',
+    meaning:
+      "The condition's model that this reply's fallback model stood in for (it was overloaded or kept failing); empty: the condition's own model answered (see model)",
+    value: (r) => r.fallbackFrom,
+  },
   {
     name: 'first_token_ms',
     type: 'integer',

@@ -80,6 +80,9 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
             thinking_log: JSON.stringify([{ type: 'thinking', thinking: 'Greet, then "listen".' }]),
             input_tokens: 1000,
             output_tokens: 200,
+            uncached_input_tokens: 100,
+            cache_write_tokens: 150,
+            cache_read_tokens: 750,
             cost_usd: 0.25,
           },
         },
@@ -246,7 +249,12 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
       input_tokens: '1000',
       output_tokens: '200',
       usage_estimated: 'FALSE',
+      uncached_input_tokens: '100',
+      cache_write_tokens: '150',
+      cache_read_tokens: '750',
       cost_usd: '0.25',
+      queue_ms: '',
+      fallback_from: '',
       first_token_ms: '120',
       total_ms: '900',
       stop_reason: 'end_turn',
@@ -254,6 +262,7 @@ describe.each(TEST_DIALECTS)('CSV exports on %s', (dialect) => {
     });
     expect(rows.at(-1)).toMatchObject({ status: 'error', error_message: 'Model timed out', cost_usd: '' });
     expect(rows[1]).toMatchObject({ role: 'user', is_initial: 'FALSE', model: '', input_tokens: '', thinking: '' });
+    expect(rows[1]).toMatchObject({ uncached_input_tokens: '', cache_write_tokens: '', cache_read_tokens: '' });
   });
 
   it('writes surveys.csv in long format, one row per answer', async () => {

@@ -177,11 +177,14 @@ describe.each(cases)('chat faults on %s with the %s adapter', (dialect, provider
     queue = [{ kind: 'status', status: 400 }];
     await chat.send(user, threadId, 'First try');
     await chat.send(user, threadId, 'Second message');
-    const body = fake.requests.at(-1) as { messages: { role: string; content: string }[] };
+    const body = fake.requests.at(-1) as { messages: { role: string; content: string | { text: string }[] }[] };
     const turns = body.messages.filter((m) => m.role !== 'system');
     expect(turns[0]?.role).toBe('user');
     for (let i = 1; i < turns.length; i += 1) expect(turns[i]?.role).not.toBe(turns[i - 1]?.role);
-    expect(turns.at(-1)).toEqual({ role: 'user', content: 'First try\n\nSecond message' });
+    // Anthropic's last turn is a block with its cache breakpoint (docs/decisions/0076).
+    const last = turns.at(-1);
+    const text = typeof last?.content === 'string' ? last.content : last?.content[0]?.text;
+    expect({ role: last?.role, text }).toEqual({ role: 'user', text: 'First try\n\nSecond message' });
     expect(studyDefinition.chat.conditions.mmr.systemPrompt.length).toBeGreaterThan(0);
   });
 });

@@ -1,11 +1,18 @@
-import { type ChatCloseReason, type ChatModelSettings, type ChatRule } from '@studychat/contracts';
+import { CHAT_BUSY_TEXT, type ChatCloseReason, type ChatModelSettings, type ChatRule } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
 import { modelSettings } from '../../llm/model-settings.js';
-import { costOf, noPriceMessage, type ModelPrice } from '../../llm/pricing.js';
-import { replyUsage } from '../../llm/usage.js';
+import {
+  costOf,
+  maxInputPerMTok,
+  noPriceMessage,
+  priceFor,
+  uncachedInputTokens,
+  type ModelPrice,
+} from '../../llm/pricing.js';
+import { estimateInputTokens, replyUsage } from '../../llm/usage.js';
 import { reachedLimit } from './chat-limits.js';
 import { toProgress, type ProgressRow } from '../journey/chat-facts.js';
 import type { ChatArmSettings } from './chat-arm.js';
@@ -15,6 +22,16 @@ import type { ChatContext } from './chat.service.js';
 import type { ReplySink } from './chat.stream.js';
 import { storeFinishedReply } from './reply-store.js';
 import { replyPrice } from './spend.js';
+import { inTurn, type TurnStats } from './provider-queue.js';
+
+/** While a reply waits its turn, the busy event is sent again this often (it also keeps the stream from idling). */
+const BUSY_EVERY_MS = 15_000;
+
+/** The tokens a call counts against a tokens-per-minute limit: input not read from the cache, and output. */
+function windowTokens(info: ChatReplyInfo): number | null {
+  if (info.inputTokens === null || info.outputTokens === null) return null;
+  return info.inputTokens - (info.cacheReadTokens ?? 0) + info.outputTokens;
+}
 
 /** Streams into an opened event stream; the route opens the stream only after every check has passed. */
 export type StreamRunner = (sink: ReplySink) => Promise<void>;
@@ -43,8 +60,10 @@ export interface ReplyPlan {
   askedModel: string;
   /** The condition's own price for its model, if it gives one. */
   ownPrice: ModelPrice | undefined;
-  /** The price the call is reserved at (the asked model's). */
+  /** The price the call is reserved at (the asked model's, or its fallback's if dearer). */
   price: ModelPrice;
+  /** The condition's fallback model, priced from the table (docs/decisions/0076); null: none. */
+  fallback: string | null;
 }
 
 /**
@@ -54,7 +73,7 @@ export interface ReplyPlan {
  */
 export function planReply(
   ctx: ChatContext,
-  state: { thread: { condition: string }; limits: ChatContext['defaults']; arm: ChatArmSettings | null },
+  state: { thread: { id: string; condition: string }; limits: ChatContext['defaults']; arm: ChatArmSettings | null },
   history: ChatTurn[],
 ): ReplyPlan {
   // The prompt and scripted texts of the study version the experiment runs (chat-arm.ts).
@@ -67,6 +86,8 @@ export function planReply(
     script: chat.scripted,
     history: fitHistory(chat.systemPrompt, alternateTurns(history), state.limits.historyTokens),
     condition,
+    // The thread's conversation keeps one prompt-cache key (OpenAI), so each turn reads the last one's prefix.
+    cacheKey: state.thread.id,
     ...modelSettings(settings, state.limits.replyTokens),
   };
   const askedModel = settings?.model ?? ctx.deps.llm.model;
@@ -75,7 +96,46 @@ export function planReply(
     ctx.log.error({ model: askedModel }, noPriceMessage(askedModel, 'study'));
     throw new AppError(503, 'MODEL_UNAVAILABLE', MODEL_ERRORS.unavailable);
   }
-  return { request, askedModel, ownPrice: settings?.price, price };
+  const fallback = settings?.fallbackModel ?? null;
+  const fallbackPrice = fallback === null ? null : priceFor(fallback, ctx.prices);
+  if (fallback !== null && !fallbackPrice) {
+    ctx.log.error({ model: fallback }, noPriceMessage(fallback));
+    throw new AppError(503, 'MODEL_UNAVAILABLE', MODEL_ERRORS.unavailable);
+  }
+  // The reservation covers whichever of the two answers.
+  const reserved =
+    fallbackPrice &&
+    maxInputPerMTok(fallbackPrice) + fallbackPrice.outputPerMTok > maxInputPerMTok(price) + price.outputPerMTok
+      ? fallbackPrice
+      : price;
+  return { request, askedModel, ownPrice: settings?.price, price: reserved, fallback };
+}
+
+/** Overloaded (529): the fallback answers at once rather than after the set number of failures. */
+const isOverloaded = (e: ChatModelError) => e.options.status === 529 || e.options.providerCode === 'overloaded_error';
+
+/**
+ * The condition's model, and its fallback model when it is overloaded or has failed `after` attempts in this reply
+ * (before any text): `fallback.from` records the model it stood in for.
+ */
+export async function withFallback(
+  plan: Pick<ReplyPlan, 'fallback' | 'askedModel'>,
+  after: number,
+  state: { failures: number; from: string | null },
+  ask: (model: string | undefined) => Promise<ChatReplyInfo>,
+): Promise<ChatReplyInfo> {
+  if (plan.fallback === null) return ask(undefined);
+  if (state.from !== null) return ask(plan.fallback);
+  try {
+    return await ask(undefined);
+  } catch (error) {
+    if (!(error instanceof ChatModelError) || error.afterFirstToken) throw error;
+    if (!error.transient && !error.asksToWait) throw error;
+    state.failures += error.attempts;
+    if (!isOverloaded(error) && state.failures < after) throw error;
+    state.from = plan.askedModel;
+    return ask(plan.fallback);
+  }
 }
 
 export interface Generation {
@@ -132,13 +192,42 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
   let text = '';
   let info: Partial<ChatReplyInfo>;
   let failure: unknown = null;
+  const turn: TurnStats = { waitedMs: 0, waits: 0 };
+  const fallback = { failures: 0, from: null as string | null };
+  let busySince: number | null = null;
   try {
-    info = await ctx.deps.llm.streamReply(request, (delta) => {
-      firstTokenMs ??= Math.round(performance.now() - started);
-      text += delta;
-      sink.text(delta);
-      ctx.saver.note(g.messageId, text);
-    });
+    info = await inTurn(
+      {
+        db,
+        clock: ctx.deps.clock,
+        newId: ctx.deps.newId,
+        random: ctx.deps.random,
+        sleep: ctx.sleep,
+        limits: ctx.queue,
+        provider: ctx.deps.llm.provider,
+        threadId: thread.id,
+        leaseId: g.leaseId,
+        tokens: estimateInputTokens(request.system, request.history),
+        onWait: () => {
+          // The participant sees that the assistant is busy, not an error (docs/decisions/0076).
+          const now = ctx.deps.clock().getTime();
+          if (busySince !== null && now - busySince < BUSY_EVERY_MS) return;
+          busySince = now;
+          sink.busy(CHAT_BUSY_TEXT);
+        },
+      },
+      () =>
+        withFallback(g.plan, ctx.fallbackAfter, fallback, (model) =>
+          ctx.deps.llm.streamReply({ ...request, ...(model ? { model } : {}), waitsItself: true }, (delta) => {
+            firstTokenMs ??= Math.round(performance.now() - started);
+            text += delta;
+            sink.text(delta);
+            ctx.saver.note(g.messageId, text);
+          }),
+        ),
+      windowTokens,
+      turn,
+    );
   } catch (error) {
     failure = error;
     info = error instanceof ChatModelError ? error.partial : {};
@@ -150,18 +239,29 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
     await ctx.saver.forget(g.messageId);
     const empty = failure === null && text.trim() === '';
     const finalStatus: ProgressRow['status'] = failure !== null ? 'error' : empty ? 'empty' : 'complete';
-    const model = info.model ?? g.plan.askedModel;
+    const model =
+      info.model ?? (fallback.from !== null && g.plan.fallback !== null ? g.plan.fallback : g.plan.askedModel);
     // Counted as the provider bills it; a count it did not report is estimated (and flagged), so the token
     // limit and the budget still apply (docs/decisions/0073).
     const billed = mayBeBilled(failure, text, info);
     const thinking = (info.thinking ?? []).map((e) => (e.type === 'thinking' ? e.thinking : '')).join('');
     const usage = billed
-      ? replyUsage({ inputTokens: info.inputTokens ?? null, outputTokens: info.outputTokens ?? null }, request, {
-          text,
-          thinking,
-        })
+      ? replyUsage(
+          {
+            inputTokens: info.inputTokens ?? null,
+            outputTokens: info.outputTokens ?? null,
+            cacheWriteTokens: info.cacheWriteTokens ?? null,
+            cacheReadTokens: info.cacheReadTokens ?? null,
+          },
+          request,
+          { text, thinking },
+        )
       : null;
-    const price = replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
+    // A fallback's reply is priced from the table (the condition's own price is its model's).
+    const price =
+      fallback.from !== null && g.plan.fallback !== null
+        ? replyPrice(undefined, { answered: info.model, asked: g.plan.fallback }, ctx.prices)
+        : replyPrice(g.plan.ownPrice, { answered: info.model, asked: g.plan.askedModel }, ctx.prices);
     const cost = usage ? costOf(usage, price ?? g.plan.price) : null;
     const reply = { role: 'assistant' as const, content: text, status: finalStatus };
     const tokensUsed = await storeFinishedReply(db, {
@@ -180,6 +280,12 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         model_used: model,
         input_tokens: usage ? usage.inputTokens : null,
         output_tokens: usage ? usage.outputTokens : null,
+        // Each kind of input token as billed (docs/decisions/0076); unknown when the provider gave no usage.
+        uncached_input_tokens: usage && !usage.estimated ? uncachedInputTokens(usage) : null,
+        cache_write_tokens: usage?.cacheWriteTokens ?? null,
+        cache_read_tokens: usage?.cacheReadTokens ?? null,
+        queue_ms: turn.waits > 0 ? turn.waitedMs : null,
+        fallback_from: fallback.from,
         usage_estimated: usage?.estimated ?? false,
         cost_usd: cost,
         first_token_ms: firstTokenMs,
@@ -190,6 +296,8 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
       },
       threadId: thread.id,
       tokens: usage ? usage.inputTokens + usage.outputTokens : 0,
+      cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+      cacheReadTokens: usage?.cacheReadTokens ?? 0,
       costUsd: cost ?? 0,
       chatComplete: chatCompletedBy(thread, g.before, reply, g.state.rule, ctx.deps.clock()),
     });

@@ -278,6 +278,8 @@ export async function readThread(
     tokens_used: rest.tokens_used,
     cost_usd: rest.cost_usd,
     reserved_usd: rest.reserved_usd,
+    cache_write_tokens: rest.cache_write_tokens,
+    cache_read_tokens: rest.cache_read_tokens,
     closed_reason: rest.closed_reason,
     closed_at: rest.closed_at,
     created_at: rest.created_at,

@@ -27,6 +27,8 @@ const PERSIST_MS = 1_000;
 const INITIAL_POLL_MS = 100;
 /** A comment line this often keeps an event stream open through proxies and the server's idle time-out. */
 const HEARTBEAT_MS = 15_000;
+/** Longest a reply waits its turn at the provider when the settings give none (LLM_QUEUE_MAX_WAIT_MS). */
+const DEFAULT_QUEUE_MAX_WAIT_MS = 90_000;
 
 /** The participant's chat: thread, initial message and replies as event streams, and the stored messages. */
 export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -46,10 +48,18 @@ export function registerChatRoutes(app: FastifyInstance, ctx: AppContext): void 
     pollMs: INITIAL_POLL_MS,
     // A live first request may take as long as the model's time-out after its retries.
     maxWaitMs: ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs,
+    queue: {
+      concurrency: ctx.config.llm.concurrency ?? null,
+      tokensPerMinute: ctx.config.llm.tokensPerMinute ?? null,
+      maxWaitMs: ctx.config.llm.queueMaxWaitMs ?? DEFAULT_QUEUE_MAX_WAIT_MS,
+    },
+    fallbackAfter: ctx.config.llm.fallbackAfter ?? 2,
+    sleep: ctx.deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: app.log,
   };
   const guards = [ctx.guards.requireUser];
   // A stream is idle (and ended) only after the model has had its whole time-out and retries, and more.
+  // The busy events sent while a reply waits its turn keep the stream from being idle meanwhile.
   const stream: StreamOptions = {
     heartbeatMs: HEARTBEAT_MS,
     idleMs: Math.max(120_000, ctx.config.llm.timeoutMs + ctx.config.llm.retryBudgetMs + 30_000),

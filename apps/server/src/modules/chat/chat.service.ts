@@ -47,6 +47,7 @@ import {
 } from './chat.repository.js';
 
 import type { PartialSaver } from './partial-saver.js';
+import type { QueueLimits } from './provider-queue.js';
 import { maxCallCostUsd, reserveSpend } from './spend.js';
 
 export { MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
@@ -66,6 +67,12 @@ export interface ChatContext {
   pollMs: number;
   /** How long a second initial-message request waits for a live first one before giving up (409). */
   maxWaitMs: number;
+  /** The provider's shared rate limit (provider-queue.ts, docs/decisions/0076). */
+  queue: QueueLimits;
+  /** Waits between asks for a turn at the provider. */
+  sleep: (ms: number) => Promise<void>;
+  /** Failed attempts of a condition's model in a reply before its fallback model answers. */
+  fallbackAfter: number;
   log: FastifyBaseLogger;
 }
 

@@ -6,6 +6,8 @@ import { openEventStream, type Ticker } from '../../lib/event-stream.js';
 export interface ReplySink {
   text(delta: string): void;
   error(message: string): void;
+  /** The reply waits its turn at the provider: the page says the assistant is busy (docs/decisions/0076). */
+  busy(message: string): void;
   /** The progress and limits the stored reply left the chat at (contracts' chat-stream.ts). */
   progress(after: ChatStreamProgress): void;
   /** Writes `data: [DONE]` and ends the response. */
@@ -36,6 +38,7 @@ export function openChatStream(reply: FastifyReply, options: StreamOptions): Rep
   return {
     text: (delta) => stream.write(chatStreamEvent({ text: delta })),
     error: (message) => stream.write(chatStreamEvent({ error: message })),
+    busy: (message) => stream.write(chatStreamEvent({ busy: message })),
     progress: (after) => stream.write(chatStreamEvent(after)),
     done: () => stream.end(chatStreamEvent('done')),
   };

@@ -14,6 +14,9 @@ export interface FinishedReply {
   threadId: string;
   /** The reply's input and output tokens and its cost, added to the thread's totals. */
   tokens: number;
+  /** Of its input tokens, those written to and read from the prompt cache, added to the thread's totals. */
+  cacheWriteTokens?: number;
+  cacheReadTokens?: number;
   costUsd: number;
   /** The journey's event when this reply made the chat complete (chat-journey.ts), else null. */
   chatComplete: ParticipantEvent | null;
@@ -29,6 +32,8 @@ export async function storeFinishedReply(db: Kysely<DB>, reply: FinishedReply): 
     .updateTable('chat_threads')
     .set({
       tokens_used: sql<number>`tokens_used + ${reply.tokens}`,
+      cache_write_tokens: sql<number>`cache_write_tokens + ${reply.cacheWriteTokens ?? 0}`,
+      cache_read_tokens: sql<number>`cache_read_tokens + ${reply.cacheReadTokens ?? 0}`,
       cost_usd: sql<number>`cost_usd + ${reply.costUsd}`,
       // The reservation made before the call is settled by its cost, in the same write (docs/decisions/0073).
       reserved_usd: 0,

@@ -81,7 +81,7 @@ describe.each(TEST_DIALECTS)('chat spending on %s', (dialect) => {
     it('counts nothing for a request the provider refused before any text', async () => {
       const { user, threadId } = await chat.startThread('mmr', { chat_budget_usd: 100 });
       model.behaviour = async () => {
-        throw new ChatModelError('rate_limited', 'slow down', { status: 429 });
+        throw new ChatModelError('rejected', 'bad request', { status: 400 });
       };
       await chat.send(user, threadId, 'Hello');
       const stored = await chat.storedThread(threadId);

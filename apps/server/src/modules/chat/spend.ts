@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { ChatModel, ChatRequest } from '../../llm/chat-model.js';
-import { costOf, priceFor, type ModelPrice, type PriceTable } from '../../llm/pricing.js';
+import { cachePrices, maxInputPerMTok, priceFor, type ModelPrice, type PriceTable } from '../../llm/pricing.js';
 import { maxInputTokens } from '../../llm/usage.js';
 import { lockExperimentSpend, readExperimentSpend, setReservation } from './spend.repository.js';
 
@@ -16,14 +16,20 @@ export function replyPrice(
   own: ModelPrice | undefined,
   models: { answered?: string | undefined; asked: string },
   prices: PriceTable,
-): ModelPrice | null {
-  if (own) return own;
+): Required<ModelPrice> | null {
+  if (own) return cachePrices(own, models.answered ?? models.asked);
   return (models.answered === undefined ? null : priceFor(models.answered, prices)) ?? priceFor(models.asked, prices);
 }
 
-/** The most a call can cost: every input token the request can be billed for and its whole output allowance. */
+/**
+ * The most a call can cost: every input token the request can be billed for, each at the dearest input rate (a
+ * cache write costs more than plain input), and its whole output allowance.
+ */
 export function maxCallCostUsd(model: ChatModel, request: ChatRequest, price: ModelPrice): number {
-  return costOf({ inputTokens: maxInputTokens(request), outputTokens: model.maxOutputTokens(request) }, price);
+  return (
+    (maxInputTokens(request) * maxInputPerMTok(price) + model.maxOutputTokens(request) * price.outputPerMTok) /
+    1_000_000
+  );
 }
 
 /** go: the call may start (its maximum is reserved); spent: the budget is used up; busy: replies in flight hold the rest. */

@@ -30,6 +30,9 @@ export interface MonitorFacts {
   stratum: string | null;
   tokens: number;
   costUsd: number;
+  /** Of `tokens`, the input written to and read from the provider's prompt cache (docs/decisions/0076). */
+  cacheWriteTokens?: number;
+  cacheReadTokens?: number;
   hasThread: boolean;
 }
 
@@ -194,11 +197,15 @@ export function buildSpend(
   let tokens = 0;
   let cost = 0;
   let chats = 0;
+  let cacheWrite = 0;
+  let cacheRead = 0;
   for (const f of facts) {
     if (!f.hasThread) continue;
     chats += 1;
     tokens += f.tokens;
     cost += f.costUsd;
+    cacheWrite += f.cacheWriteTokens ?? 0;
+    cacheRead += f.cacheReadTokens ?? 0;
     const condition = f.records.condition;
     const line = condition === null ? undefined : byCondition[condition];
     if (line) {
@@ -212,6 +219,8 @@ export function buildSpend(
   return {
     tokens,
     cost_usd: round6(cost),
+    cache_write_tokens: cacheWrite,
+    cache_read_tokens: cacheRead,
     by_condition: byCondition,
     cost_per_participant_usd: perParticipant === null ? null : round6(perParticipant),
     target_sample_size: targetSampleSize,

@@ -95,7 +95,15 @@ export function listThreadUsage(db: Kysely<DB>, experimentId: string) {
   return db
     .selectFrom('chat_threads')
     .where('experiment_id', '=', experimentId)
-    .select(['user_id', 'condition', 'tokens_used', 'cost_usd', 'closed_reason'])
+    .select([
+      'user_id',
+      'condition',
+      'tokens_used',
+      'cost_usd',
+      'cache_write_tokens',
+      'cache_read_tokens',
+      'closed_reason',
+    ])
     .execute();
 }
 

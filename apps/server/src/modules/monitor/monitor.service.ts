@@ -145,6 +145,8 @@ async function loadFacts(database: Database, experimentId: string, study: StudyD
         stratum: row.stratum,
         tokens: thread ? toNumber(thread.tokens_used) : 0,
         costUsd: thread ? toNumber(thread.cost_usd) : 0,
+        cacheWriteTokens: thread ? toNumber(thread.cache_write_tokens) : 0,
+        cacheReadTokens: thread ? toNumber(thread.cache_read_tokens) : 0,
         hasThread: thread !== undefined,
       },
     };

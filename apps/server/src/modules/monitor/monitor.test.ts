@@ -194,6 +194,22 @@ describe.each(TEST_DIALECTS)('the study monitor on %s', (dialect) => {
     expect(m.spend.projected_usd).toBeCloseTo((m.spend.cost_per_participant_usd ?? 0) * 300, 5);
   });
 
+  it("shows the prompt cache's writes and reads in the spend (docs/decisions/0076)", async () => {
+    expect((await monitor()).spend).toMatchObject({ cache_write_tokens: 0, cache_read_tokens: 0 });
+    const { db } = t().database;
+    await db
+      .updateTable('chat_threads')
+      .set({ cache_write_tokens: 50, cache_read_tokens: 700 })
+      .where('experiment_id', '=', experimentId)
+      .execute();
+    expect((await monitor()).spend).toMatchObject({ cache_write_tokens: 50, cache_read_tokens: 700 });
+    await db
+      .updateTable('chat_threads')
+      .set({ cache_write_tokens: 0, cache_read_tokens: 0 })
+      .where('experiment_id', '=', experimentId)
+      .execute();
+  });
+
   it('refuses bad settings with 400 and unknown experiments with 404; analysts only read', async () => {
     const url = `/api/experiments/${experimentId}/monitor/settings`;
     for (const body of [{}, { stale_minutes: 0 }, { stale_minutes: 1.5 }, { target_sample_size: -1 }, { other: 1 }]) {

@@ -57,6 +57,8 @@ const reply: MonitorReply = {
   spend: {
     tokens: 2400,
     cost_usd: 0.024,
+    cache_write_tokens: 1200,
+    cache_read_tokens: 9000,
     by_condition: { mmr: { participants: 2, tokens: 2400, cost_usd: 0.024 } },
     cost_per_participant_usd: 0.012,
     target_sample_size: 300,
@@ -105,6 +107,7 @@ describe('MonitorPanel', () => {
       'Previews (not counted above): $0.0150 over 2 of 3 preview runs (1,500 tokens)',
     );
     expect(screen.getByTestId('monitor-bill')).toHaveTextContent('$0.0390');
+    expect(screen.getByTestId('monitor-cache')).toHaveTextContent('9,000 tokens read, 1,200 written');
     expect(screen.getAllByTestId('monitor-row')).toHaveLength(3);
     const beta = screen.getAllByTestId('monitor-row')[1] as HTMLElement;
     expect(within(beta).getByText('Sections (3)')).toBeInTheDocument();

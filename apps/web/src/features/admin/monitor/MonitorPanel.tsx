@@ -51,6 +51,12 @@ function Spend({ data }: { data: MonitorReply }) {
           {usd(spend.cost_usd)} ({spend.tokens.toLocaleString()} tokens)
         </dd>
       </div>
+      <div data-testid="monitor-cache">
+        <dt className="inline font-semibold">Prompt cache: </dt>
+        <dd className="inline">
+          {spend.cache_read_tokens.toLocaleString()} tokens read, {spend.cache_write_tokens.toLocaleString()} written
+        </dd>
+      </div>
       {Object.entries(spend.by_condition).map(([condition, line]) => (
         <div key={condition}>
           <dt className="inline font-semibold">{condition}: </dt>

@@ -16,6 +16,13 @@ function formatUsd(cost: number): string {
   return `$${Number(cost.toFixed(6))}`;
 }
 
+/** The input's split by the provider's prompt cache, when recorded (docs/decisions/0076). */
+function cacheText(message: AdminMessage): string | null {
+  const { uncached_input_tokens: uncached, cache_write_tokens: write, cache_read_tokens: read } = message;
+  if (uncached === null && write === null && read === null) return null;
+  return `Input: ${uncached ?? 0} uncached, ${write ?? 0} cache write, ${read ?? 0} cache read`;
+}
+
 /** One message of a thread: role, time, content, and for AI messages thinking and usage. */
 export function MessageItem({ message }: { message: AdminMessage }) {
   const [showThinking, setShowThinking] = useState(false);
@@ -24,7 +31,10 @@ export function MessageItem({ message }: { message: AdminMessage }) {
   const entries = isUser ? null : parseThinkingLog(message.thinking_log);
   const usage = [
     message.model_used !== null && `Model: ${message.model_used}`,
+    message.fallback_from !== null && `Fallback for ${message.fallback_from}`,
+    message.queue_ms !== null && `Waited ${(message.queue_ms / 1000).toFixed(1)} s for the provider`,
     message.tokens_used !== null && `Tokens: ${message.tokens_used}`,
+    cacheText(message),
     message.cost_usd !== null && `Cost: ${formatUsd(message.cost_usd)} USD`,
   ].filter((part): part is string => typeof part === 'string');
 

@@ -63,7 +63,12 @@ function message(over: Partial<AdminMessage>): AdminMessage {
     tokens_used: null,
     input_tokens: null,
     output_tokens: null,
+    uncached_input_tokens: null,
+    cache_write_tokens: null,
+    cache_read_tokens: null,
     cost_usd: null,
+    queue_ms: null,
+    fallback_from: null,
     first_token_ms: null,
     total_ms: null,
     stop_reason: null,
@@ -145,6 +150,9 @@ describe('UserDetailPage', () => {
             thinking_log: JSON.stringify([{ type: 'thinking', thinking: 'Reassure.' }, { type: 'redacted_thinking' }]),
             model_used: 'claude-test',
             tokens_used: 321,
+            uncached_input_tokens: 21,
+            cache_write_tokens: 100,
+            cache_read_tokens: 150,
             cost_usd: 0.0042,
           }),
           message({ content: 'Broken log reply', thinking_log: 'not json' }),
@@ -157,7 +165,11 @@ describe('UserDetailPage', () => {
     await ui.click(screen.getByRole('button', { name: /Untitled Thread/ }));
     expect(await screen.findByText('Is MMR safe?')).toBeInTheDocument();
     expect(screen.getByText('User')).toBeInTheDocument();
-    expect(screen.getByText(/Model: claude-test · Tokens: 321 · Cost: \$0\.0042 USD/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /Model: claude-test · Tokens: 321 · Input: 21 uncached, 100 cache write, 150 cache read · Cost: \$0\.0042 USD/,
+      ),
+    ).toBeInTheDocument();
 
     const toggles = screen.getAllByRole('button', { name: '[Show Thinking]' });
     // The user message has no toggle; both AI messages with a log have one.

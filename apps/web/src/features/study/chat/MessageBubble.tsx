@@ -17,7 +17,18 @@ export const MessageBubble = memo(function MessageBubble({ message }: { message:
         }`}
       >
         <span className="sr-only">{mine ? 'You said:' : 'Assistant said:'}</span>
-        {message.loading ? <TypingDots /> : <Content message={message} />}
+        {message.loading ? (
+          <>
+            {message.busy && (
+              <p role="status" className="mb-1 text-sm text-slate-700">
+                {message.busy}
+              </p>
+            )}
+            <TypingDots />
+          </>
+        ) : (
+          <Content message={message} />
+        )}
       </div>
     </li>
   );

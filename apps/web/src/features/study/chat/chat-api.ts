@@ -47,8 +47,9 @@ export function streamOpening(
   threadId: string,
   onText: (text: string) => void,
   signal?: AbortSignal,
+  onBusy?: (message: string) => void,
 ): Promise<StreamResult> {
-  return streamEndpoint(endpoints.chat.initialMessage, { params: { threadId }, signal }, { onText });
+  return streamEndpoint(endpoints.chat.initialMessage, { params: { threadId }, signal }, { onText, onBusy });
 }
 
 /** Sends the participant's message and streams the reply. */
@@ -57,8 +58,13 @@ export function sendMessage(
   message: string,
   onText: (text: string) => void,
   signal?: AbortSignal,
+  onBusy?: (message: string) => void,
 ): Promise<StreamResult> {
-  return streamEndpoint(endpoints.chat.sendMessage, { params: { threadId }, body: { message }, signal }, { onText });
+  return streamEndpoint(
+    endpoints.chat.sendMessage,
+    { params: { threadId }, body: { message }, signal },
+    { onText, onBusy },
+  );
 }
 
 /** The first assistant message stored for the thread (spec: the initial-message fallback). */

@@ -8,6 +8,8 @@ export interface UiMessage {
   created_at: string;
   loading?: boolean;
   status?: MessageStatus;
+  /** While loading: the reply waits its turn at the AI provider, and this says so. */
+  busy?: string;
 }
 
 /** Rounds and points, and whether the chat was ended (by a limit, or the participant's completion). */

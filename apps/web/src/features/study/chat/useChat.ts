@@ -87,6 +87,7 @@ export function useChat(
           thread,
           (piece) => dispatch({ type: 'text', id: bubbleId, piece }),
           signal(),
+          (busy) => dispatch({ type: 'patch', id: bubbleId, change: (m) => ({ ...m, busy }) }),
         );
         if (result.error || !result.done || !result.text.trim())
           throw new Error(result.error ?? 'Error streaming initial message');
@@ -231,7 +232,14 @@ export function useChat(
 
     let result;
     try {
-      result = await sendMessage(threadId, text, (piece) => dispatch({ type: 'text', id: bubbleId, piece }), signal());
+      result = await sendMessage(
+        threadId,
+        text,
+        (piece) => dispatch({ type: 'text', id: bubbleId, piece }),
+        signal(),
+        // The reply waits its turn at the provider: the bubble says the assistant is busy (docs/decisions/0076).
+        (busy) => dispatch({ type: 'patch', id: bubbleId, change: (m) => ({ ...m, busy }) }),
+      );
     } catch (failure) {
       if (isAbort(failure) || !alive()) return;
       if (failure instanceof StreamInterruptedError) {
