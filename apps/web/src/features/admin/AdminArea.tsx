@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { AdminLayout } from '../../app/layouts/AdminLayout';
 import { Spinner } from '../../components/Spinner';
-import { Route, Routes } from '../../lib/router';
+import { Navigate, Route, Routes } from '../../lib/router';
 
 // `/app` and every `/admin` page inside the header layout: one chunk for the table and the layout, each page a
 // chunk of its own, so none of the admin area (nor TanStack Query) is in the participant bundle.
@@ -40,6 +40,7 @@ export function AdminArea() {
         <Route path="/admin/studies/:id" element={page(<StudyEditorPage />)} />
         <Route path="/admin/security" element={page(<SecurityPage />)} />
         <Route path="/admin/audit" element={page(<AuditPage />)} />
+        <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>
     </AdminLayout>
   );
