@@ -101,9 +101,13 @@ function testSleep(t: () => TestApp, step: { ms: number }) {
   };
 }
 
-/** Lets the event loop run until `ready` holds (no timers). */
+/**
+ * Lets the event loop run until `ready` holds: each check after a turn of the loop, for up to 10 s of real time (a
+ * reply's database round trips on a loaded PostgreSQL take more turns than any fixed count allows).
+ */
 async function until(ready: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 10_000; i += 1) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
     if (await ready()) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
