@@ -54,17 +54,20 @@ export async function answerQuestions(page: Page): Promise<void> {
 
 export type FlowStepSeen = 'page' | 'questions' | 'ai_text' | 'chat' | 'end';
 
-/** Which kind of step the page shows, once it has settled on one. */
+/** Which kind of step the page shows, read from one snapshot of the page (a step's parts may arrive one by one). */
 export async function stepOnScreen(page: Page): Promise<FlowStepSeen> {
-  const kinds: [FlowStepSeen, () => Promise<boolean>][] = [
-    ['end', () => page.getByText('Your completion code', { exact: true }).isVisible()],
-    ['chat', () => page.getByRole('button', { name: 'Proceed' }).isVisible()],
-    ['ai_text', () => page.getByText('The text (you may correct it)').isVisible()],
-    ['questions', async () => (await page.locator('[id^="question-"]').count()) > 0],
-    ['page', () => page.getByRole('main').getByRole('button').first().isVisible()],
-  ];
   for (let attempt = 0; attempt < 100; attempt++) {
-    for (const [kind, visible] of kinds) if (await visible()) return kind;
+    const kind = await page.evaluate((): FlowStepSeen | null => {
+      const main = document.querySelector('main');
+      const texts = (selector: string) => [...document.querySelectorAll(selector)].map((e) => e.textContent?.trim());
+      if (texts('p').includes('Your completion code')) return 'end';
+      if (texts('button').includes('Proceed')) return 'chat';
+      if (texts('label').includes('The text (you may correct it)')) return 'ai_text';
+      if (document.querySelector('[id^="question-"]')) return 'questions';
+      if (main?.querySelector('button')) return 'page';
+      return null;
+    });
+    if (kind) return kind;
     await page.waitForTimeout(100);
   }
   throw new Error('no step on screen');
