@@ -85,3 +85,18 @@ describe("ChatPage: the study's own completion rule", () => {
     expect(screen.getByRole('button', { name: 'Proceed' })).toBeDisabled();
   });
 });
+
+describe("the start screen says the condition's own rule", () => {
+  it('names 1 exchange and the bar for the study rule, and the spec words for the spec rule', () => {
+    server();
+    const { unmount } = renderChat(journeyIn('control'), study);
+    expect(
+      screen.getByText(/Once you have had at least 1 exchange and the engagement bar is full, you can proceed/),
+    ).toBeInTheDocument();
+    unmount();
+    renderChat(journeyIn('mmr'), study);
+    expect(
+      screen.getByText(/Once you have had at least 3 exchanges and the engagement bar is full, you can proceed/),
+    ).toBeInTheDocument();
+  });
+});

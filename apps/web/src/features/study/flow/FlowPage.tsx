@@ -118,7 +118,7 @@ export function FlowPage({ experimentId }: { experimentId: string }) {
   const { step } = view;
   if (step.type === 'chat') {
     return (
-      <div className="mx-auto max-w-3xl">
+      <div>
         <Suspense fallback={<PageLoading />}>
           <ChatStep
             experimentId={experimentId}
