@@ -35,7 +35,7 @@ export function buildUser(overrides: Partial<NewUserRow> = {}): NewUserRow {
   const id = overrides.id ?? randomUUID();
   return {
     id,
-    email: `p-${id.slice(0, 8)}@study.test`,
+    email: `p-${id}@study.test`,
     // Not a real hash: factory users never log in (use createAndLogin for that).
     password_hash: 'not-a-hash',
     is_admin: false,
