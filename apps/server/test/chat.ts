@@ -2,7 +2,7 @@ import type { ChatStreamProgress } from '@studychat/contracts';
 import { studyDefinition, type Condition } from '@studychat/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { ChatModel, ChatReplyInfo, ChatRequest } from '../src/llm/chat-model.js';
+import type { ChatModel, ChatReplyInfo, ChatRequest, LlmProvider } from '../src/llm/chat-model.js';
 import { createStudyScriptedModel } from '../src/llm/create-chat-model.js';
 import { createAndLogin, expectJson, type TestApp, type TestUser } from './app.js';
 import { at, buildAssignment, buildExperiment, readyForChatRows, type NewExperimentRow } from './factories.js';
@@ -26,6 +26,24 @@ export class SwitchableModel implements ChatModel {
   reset(): void {
     this.behaviour = (request, onText) => this.scripted.streamReply(request, onText);
     this.calls = [];
+  }
+}
+
+/** A provider's model stand-in: records its calls and answers from the study's script as the model asked for. */
+export class ProviderModel implements ChatModel {
+  readonly scripted = createStudyScriptedModel();
+  calls: ChatRequest[] = [];
+  constructor(
+    readonly provider: LlmProvider,
+    readonly model: string,
+  ) {}
+  async streamReply(request: ChatRequest, onText: (delta: string) => void): Promise<ChatReplyInfo> {
+    this.calls.push(request);
+    const info = await this.scripted.streamReply(request, onText);
+    return { ...info, model: request.model ?? this.model };
+  }
+  maxOutputTokens(request: ChatRequest): number {
+    return request.maxTokens ?? 1024;
   }
 }
 

@@ -1,6 +1,6 @@
 import { studyDefinition, type FlowDefinition, type StudyDefinition } from '@studychat/contracts';
 import type { Database } from '../db/database.js';
-import type { ChatModel } from '../llm/chat-model.js';
+import type { ChatModel, LlmProvider } from '../llm/chat-model.js';
 import type { ClockControl } from './test-clock.js';
 
 /**
@@ -30,6 +30,8 @@ export interface AppDeps {
   random: () => number;
   /** The chat model (llm/): a real provider, or the scripted offline model. */
   llm: ChatModel;
+  /** The other providers' models a study's arm may name (llm/model-choice.ts); absent: none configured. */
+  providers?: Partial<Record<LlmProvider, ChatModel>>;
   studies: StudySource;
   flows: FlowSource;
   /**

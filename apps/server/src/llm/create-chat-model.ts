@@ -1,7 +1,7 @@
 import { studyDefinition } from '@studychat/contracts';
-import type { LlmConfig } from '../config.js';
+import { DEFAULT_MODELS, type LlmConfig } from '../config.js';
 import { createAnthropicModel } from './anthropic.model.js';
-import type { ChatModel } from './chat-model.js';
+import type { ChatModel, LlmProvider } from './chat-model.js';
 import { createOpenAiModel } from './openai.model.js';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.js';
 import { createScriptedModel, type Scripts } from './scripted.model.js';
@@ -49,4 +49,23 @@ export function createChatModel(
     case 'scripted':
       return createStudyScriptedModel(SCRIPTED_WORD_DELAY_MS);
   }
+}
+
+/** The other providers' models a study's arm may name (docs/decisions/0075): each one whose key is configured. */
+export function createOtherChatModels(
+  config: LlmConfig,
+  retry: RetryPolicy = defaultRetryPolicy(config.retryBudgetMs),
+): Partial<Record<LlmProvider, ChatModel>> {
+  const others: Partial<Record<LlmProvider, ChatModel>> = {};
+  if (config.provider === 'scripted') return others;
+  if (config.provider !== 'anthropic' && config.anthropicApiKey) {
+    others.anthropic = createChatModel(
+      { ...config, provider: 'anthropic', model: DEFAULT_MODELS.anthropic, thinkingBudget: 0 },
+      retry,
+    );
+  }
+  if (config.provider !== 'openai' && (config.openaiApiKey || config.openaiBaseUrl)) {
+    others.openai = createChatModel({ ...config, provider: 'openai', model: DEFAULT_MODELS.openai }, retry);
+  }
+  return others;
 }

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js';
 import type { AppDeps } from '../lib/deps.js';
 import { defaultDeps } from '../default-deps.js';
 import { createOffsetClock } from '../lib/test-clock.js';
-import { createChatModel } from '../llm/create-chat-model.js';
+import { createChatModel, createOtherChatModels } from '../llm/create-chat-model.js';
 import { SCRIPTED_MODEL_WARNING } from './prepare.js';
 import { handleProcessErrors } from './process-errors.js';
 import { exitOnSignals } from './shutdown.js';
@@ -16,7 +16,10 @@ import { exitOnSignals } from './shutdown.js';
  * runtime/process-errors.ts. Used by the single process and by each worker.
  */
 export async function serve(config: AppConfig, database: Database): Promise<{ app: FastifyInstance; address: string }> {
-  let deps: AppDeps = defaultDeps(database, createChatModel(config.llm));
+  let deps: AppDeps = {
+    ...defaultDeps(database, createChatModel(config.llm)),
+    providers: createOtherChatModels(config.llm),
+  };
   if (config.testClock) {
     // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and one process): docs/decisions/0011.
     const clockControl = createOffsetClock();

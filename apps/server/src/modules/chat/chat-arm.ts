@@ -2,7 +2,7 @@ import {
   chatRuleFor,
   perConditionPart,
   pipeAnswers,
-  type ChatModelSettings,
+  type FlowModel,
   type ChatRule,
   type Condition,
   type ConditionChat,
@@ -19,7 +19,8 @@ export interface ChatArmSettings {
   condition: Condition;
   systemPrompt: string;
   scripted: ConditionChat['scripted'];
-  settings?: ChatModelSettings;
+  /** The model and its knobs; a flow's arm may also name its provider (llm/model-choice.ts). */
+  settings?: FlowModel;
 }
 
 export interface ResolvedArm {

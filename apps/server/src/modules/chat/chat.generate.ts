@@ -1,8 +1,9 @@
-import { CHAT_BUSY_TEXT, type ChatCloseReason, type ChatModelSettings, type ChatRule } from '@studychat/contracts';
+import { CHAT_BUSY_TEXT, type ChatCloseReason, type ChatRule, type FlowModel } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
-import type { ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
+import type { ChatModel, ChatReplyInfo, ChatRequest, ChatTurn } from '../../llm/chat-model.js';
 import { ChatModelError } from '../../llm/errors.js';
 import { alternateTurns, fitHistory } from '../../llm/history.js';
+import { modelFor } from '../../llm/model-choice.js';
 import { modelSettings } from '../../llm/model-settings.js';
 import {
   costOf,
@@ -56,6 +57,8 @@ function participantError(error: unknown): string {
 /** A reply's request to the model, built before the call so its spend can be reserved first (spend.ts). */
 export interface ReplyPlan {
   request: ChatRequest;
+  /** The arm's provider's model (llm/model-choice.ts): the deployment's unless the arm names another provider. */
+  model: ChatModel;
   /** The model asked: the condition's, else the deployment's. */
   askedModel: string;
   /** The condition's own price for its model, if it gives one. */
@@ -80,7 +83,7 @@ export function planReply(
   const chat = state.arm;
   if (!chat) throw new AppError(403, 'NO_CONDITION', NO_CONDITION);
   const { condition } = chat;
-  const settings: ChatModelSettings | undefined = chat.settings;
+  const settings: FlowModel | undefined = chat.settings;
   const request: ChatRequest = {
     system: chat.systemPrompt,
     script: chat.scripted,
@@ -90,7 +93,12 @@ export function planReply(
     cacheKey: state.thread.id,
     ...modelSettings(settings, state.limits.replyTokens),
   };
-  const askedModel = settings?.model ?? ctx.deps.llm.model;
+  const llm = modelFor(ctx.deps, settings?.provider);
+  if (!llm) {
+    ctx.log.error({ provider: settings?.provider }, 'the study names a provider this deployment has no key for');
+    throw new AppError(503, 'MODEL_UNAVAILABLE', MODEL_ERRORS.unavailable);
+  }
+  const askedModel = settings?.model ?? llm.model;
   const price = replyPrice(settings?.price, { asked: askedModel }, ctx.prices);
   if (!price) {
     ctx.log.error({ model: askedModel }, noPriceMessage(askedModel, 'study'));
@@ -108,7 +116,7 @@ export function planReply(
     maxInputPerMTok(fallbackPrice) + fallbackPrice.outputPerMTok > maxInputPerMTok(price) + price.outputPerMTok
       ? fallbackPrice
       : price;
-  return { request, askedModel, ownPrice: settings?.price, price: reserved, fallback };
+  return { request, model: llm, askedModel, ownPrice: settings?.price, price: reserved, fallback };
 }
 
 /** Overloaded (529): the fallback answers at once rather than after the set number of failures. */
@@ -204,7 +212,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
         random: ctx.deps.random,
         sleep: ctx.sleep,
         limits: ctx.queue,
-        provider: ctx.deps.llm.provider,
+        provider: g.plan.model.provider,
         threadId: thread.id,
         leaseId: g.leaseId,
         tokens: estimateInputTokens(request.system, request.history),
@@ -218,7 +226,7 @@ export async function generate(ctx: ChatContext, g: Generation, sink: ReplySink)
       },
       () =>
         withFallback(g.plan, ctx.fallbackAfter, fallback, (model) =>
-          ctx.deps.llm.streamReply({ ...request, ...(model ? { model } : {}), waitsItself: true }, (delta) => {
+          g.plan.model.streamReply({ ...request, ...(model ? { model } : {}), waitsItself: true }, (delta) => {
             firstTokenMs ??= Math.round(performance.now() - started);
             text += delta;
             sink.text(delta);

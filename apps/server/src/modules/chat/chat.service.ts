@@ -434,7 +434,7 @@ async function reserve(ctx: ChatContext, state: ThreadState, leaseId: string, pl
     experimentId: state.thread.experiment_id,
     threadId: state.thread.id,
     leaseId,
-    amountUsd: maxCallCostUsd(ctx.deps.llm, plan.request, plan.price),
+    amountUsd: maxCallCostUsd(plan.model, plan.request, plan.price),
     budgetUsd: state.limits.budgetUsd,
     nowIso: ctx.deps.clock().toISOString(),
   });

@@ -16,6 +16,7 @@ import {
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import type { ChatModel } from '../../llm/chat-model.js';
+import { modelFor } from '../../llm/model-choice.js';
 import { modelSettings } from '../../llm/model-settings.js';
 import { costOf, priceFor, type PriceTable } from '../../llm/pricing.js';
 import {
@@ -255,7 +256,9 @@ export async function generateAiText(
     });
   }
   const prompt = pipeAnswers(step.prompt, before.flow, before.facts.records.answers);
-  const generation = await callModel(ctx, deps.llm, step, prompt, before.facts.records.condition);
+  const llm = modelFor(deps, step.model?.provider);
+  if (!llm) throw new AppError(503, 'MODEL_UNAVAILABLE', 'The AI assistant is not available right now.');
+  const generation = await callModel(ctx, llm, step, prompt, before.facts.records.condition);
   const now = deps.clock().toISOString();
   // Stored through the gate: a page reloaded meanwhile, or a second device, sees one text.
   const { state } = await flowWrite(deps, { userId, experimentId, stepId }, async (write) => {

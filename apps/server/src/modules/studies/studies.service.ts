@@ -14,7 +14,9 @@ import type { DB } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PriceTable } from '../../llm/pricing.js';
+import { providersAvailable } from '../../llm/model-choice.js';
 import { unpricedModels } from './study-prices.js';
+import { unavailableProviders } from './study-providers.js';
 import { parseDefinition, toStudyVersion, toStudyVersionSummary } from './studies.mapper.js';
 import {
   countPinningExperiments,
@@ -204,7 +206,8 @@ export async function updateStudyVersion(
 }
 
 /**
- * Pins a version to an experiment; refused once the experiment has participants (they ran the old one), and
+ * Pins a version to an experiment; refused once the experiment has participants (they ran the old one), while
+ * a step names a provider this deployment has no key for (study-providers.ts), and
  * while a condition's model has no known price (400 STUDY_INVALID, 0073: a version saved before the rule, or
  * under other prices). The experiment row is locked first, so a first participant's join (which reads the pin
  * FOR KEY SHARE) is either seen by the check or waits and is stamped with the new pin (0063).
@@ -220,7 +223,11 @@ export async function pinStudyVersion(
     if (!(await lockExperimentRow(trx, experimentId))) throw notFound('Experiment not found');
     const version = await findVersionRow(trx, versionId);
     if (!version) throw notFound(STUDY_VERSION_NOT_FOUND);
-    const unpriced = unpricedModels(parseDefinition(version.definition), prices);
+    const definition = parseDefinition(version.definition);
+    const unpriced = [
+      ...unpricedModels(definition, prices),
+      ...unavailableProviders(definition, providersAvailable(deps)),
+    ];
     if (unpriced.length > 0) throw invalid(unpriced);
     if (await experimentHasParticipants(trx, experimentId)) {
       throw new AppError(
