@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelComparisonTemplate, type AiTextStep, type FlowDefinition } from '@studychat/contracts';
+import { modelComparisonTemplate, type AiTextStep, type FlowDefinition, type FlowStep } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp } from '../../../test/app.js';
 import { ProviderModel } from '../../../test/chat.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
@@ -12,7 +12,7 @@ import { flowExperiment, flowParticipant, walk } from './flow.testing.js';
 /** The model comparison, plus an AI text step that names the second provider. */
 const withAiText: FlowDefinition = {
   ...modelComparisonTemplate,
-  steps: modelComparisonTemplate.steps.flatMap((step) =>
+  steps: modelComparisonTemplate.steps.flatMap((step): FlowStep[] =>
     step.type === 'randomise'
       ? [
           step,

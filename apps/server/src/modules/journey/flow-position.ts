@@ -7,11 +7,26 @@ import {
   type FlowDefinition,
   type FlowStep,
 } from '@studychat/contracts';
-import { sectionFinishedInTime, type SectionRecord } from './journey-steps.js';
 
 // Where a participant is in a flow (docs/decisions/0075), as a pure function of their records: the first step
 // of their condition's walk that their records do not show done. A screen whose rule holds, or an attention
 // check that ends the study, moves them to their pathway's end step. No database, no clock, no particular study.
+
+/** A section of the participant's condition with the server's record of it (times in epoch milliseconds). */
+export interface SectionRecord {
+  minSeconds: number;
+  openedAt: number | null;
+  finishedAt: number | null;
+}
+
+/** A section counts as read only when the server saw it finished no sooner than its minimum after opening. */
+export function sectionFinishedInTime(section: SectionRecord): boolean {
+  return (
+    section.openedAt !== null &&
+    section.finishedAt !== null &&
+    section.finishedAt - section.openedAt >= section.minSeconds * 1000
+  );
+}
 
 /** What a participant's records say, as far as the flow depends on them. */
 export interface FlowRecords {
@@ -62,7 +77,8 @@ export function stepDone(step: FlowStep, r: FlowRecords): boolean {
     case 'randomise':
       return r.condition !== null;
     case 'reading':
-      return r.sections.length > 0 && r.sections.every(sectionFinishedInTime);
+      // Every section of the condition read in time (a condition with none has nothing to read).
+      return r.sections.every(sectionFinishedInTime);
     case 'chat':
       return r.chatComplete;
     case 'screen':

@@ -6,7 +6,7 @@ import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from './chat-facts
 import { toAssignment } from './assignment.mapper.js';
 import { toSurveyFacts, type SurveyFacts } from './survey-answers.js';
 import { readJourneyFacts, type JourneyFactRows } from './journey-facts.repository.js';
-import { computeStep, type JourneyPosition, type JourneyRecords } from './journey-steps.js';
+import { builtInFlow, computeStep, type JourneyPosition, type JourneyRecords } from './journey-steps.js';
 
 /** Everything the journey reads about one participant in one experiment, from the modules that own it. */
 export interface JourneyFacts {
@@ -50,7 +50,7 @@ export function toState(facts: JourneyFacts, study: StudyDefinition): JourneySta
     postSurvey: facts.surveys.post,
     completion: assignment.completed_at === null ? null : assignment.completion_pathway,
   };
-  return { facts, records, position: computeStep(records), sections };
+  return { facts, records, position: computeStep(records, builtInFlow(study)), sections };
 }
 
 /** The facts as the modules that own them read their rows (the surveys by the study's answer keys). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JOURNEY_STEPS, PATHWAYS, type JourneyStepName, type Pathway } from '@studychat/contracts';
+import { JOURNEY_STEPS, PATHWAYS, studyDefinition, type JourneyStepName, type Pathway } from '@studychat/contracts';
 import {
+  builtInFlow,
   computeStep,
   hasReached,
   isWriteAllowed,
@@ -16,6 +17,8 @@ import {
   type SectionRecord,
 } from './journey-steps.js';
 
+/** The built-in study as the flow the engine interprets. */
+const FLOW = builtInFlow(studyDefinition);
 const MIN = 20;
 const UNOPENED: SectionRecord = { minSeconds: MIN, openedAt: null, finishedAt: null };
 const OPENED: SectionRecord = { minSeconds: MIN, openedAt: 1_000, finishedAt: null };
@@ -138,7 +141,7 @@ function expectedStep(r: JourneyRecords): JourneyStepName {
 describe('computeStep', () => {
   it(`holds the journey's order for every one of ${ALL.length} combinations of records`, () => {
     for (const r of ALL) {
-      const { step, currentSection } = computeStep(r);
+      const { step, currentSection } = computeStep(r, FLOW);
       const ctx = JSON.stringify(r);
       expect(step, ctx).toBe(expectedStep(r));
       // The current section is the first one not read in time, and only while reading.
@@ -151,12 +154,12 @@ describe('computeStep', () => {
   it('follows the spec on the three pathways from no records to completed', () => {
     const walk = (writes: JourneyWrite[], answers: { choice?: 'exit' | 'continue'; baseline?: number }) => {
       let r = NO_RECORDS;
-      const steps: JourneyStepName[] = [computeStep(r).step];
+      const steps: JourneyStepName[] = [computeStep(r, FLOW).step];
       for (const write of writes) {
-        const position = computeStep(r);
+        const position = computeStep(r, FLOW);
         expect(isWriteAllowed(write, r, position), `${write.kind} at ${position.step}`).toBe(true);
         r = applyWrite(r, write, answers);
-        steps.push(computeStep(r).step);
+        steps.push(computeStep(r, FLOW).step);
       }
       return steps;
     };
@@ -201,17 +204,20 @@ describe('computeStep', () => {
 
   it('needs every section read no sooner than its minimum, in order', () => {
     const at = (sections: SectionRecord[]) =>
-      computeStep({
-        ...NO_RECORDS,
-        consented: true,
-        entryChoice: 'continue',
-        baseline: 2,
-        preSurvey: true,
-        condition: 'control',
-        sections,
-        chatComplete: true,
-        postSurvey: true,
-      });
+      computeStep(
+        {
+          ...NO_RECORDS,
+          consented: true,
+          entryChoice: 'continue',
+          baseline: 2,
+          preSurvey: true,
+          condition: 'control',
+          sections,
+          chatComplete: true,
+          postSurvey: true,
+        },
+        FLOW,
+      );
     expect(at([READ, READ])).toEqual({ step: 'completion', currentSection: null });
     expect(at([READ, EARLY])).toEqual({ step: 'sections', currentSection: 1 });
     expect(at([EARLY, READ])).toEqual({ step: 'sections', currentSection: 0 });
@@ -224,11 +230,11 @@ describe('computeStep', () => {
 describe('writes', () => {
   it('are accepted only at their own step, exactly one kind per step, and each moves the journey forward', () => {
     for (const r of ALL) {
-      const position = computeStep(r);
+      const position = computeStep(r, FLOW);
       const allowed = WRITES.filter((w) => !isWriteDone(w, r) && isWriteAllowed(w, r, position));
       for (const write of allowed) {
         expect(writeStep(write)).toBe(position.step);
-        const after = computeStep(applyWrite(r, write, { baseline: 4 }));
+        const after = computeStep(applyWrite(r, write, { baseline: 4 }), FLOW);
         // Opening a section or starting the chat keeps the step: the section is then to be finished, the chat held.
         if (write.kind === 'section_open' || write.kind === 'chat_start') expect(after).toEqual(position);
         else if (after.step === 'sections' && position.step === 'sections') {
@@ -283,7 +289,7 @@ describe('writes', () => {
       'section_finish:0',
     ]);
     // A section finished too early is not done: it can be finished again once its time is up.
-    expect(isWriteAllowed({ kind: 'section_finish', index: 1 }, r, computeStep(r))).toBe(true);
+    expect(isWriteAllowed({ kind: 'section_finish', index: 1 }, r, computeStep(r, FLOW))).toBe(true);
     const completed = { ...r, completion: 'confirm' as Pathway };
     for (const pathway of PATHWAYS) expect(isWriteDone({ kind: 'completion', pathway }, completed)).toBe(true);
   });
@@ -291,7 +297,7 @@ describe('writes', () => {
 
 describe('pathway and words', () => {
   it('names the pathway recorded or reached, and where the participant is in plain words', () => {
-    const reached = (r: JourneyRecords) => pathwayAt(computeStep(r), r);
+    const reached = (r: JourneyRecords) => pathwayAt(computeStep(r, FLOW), r);
     expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'exit' })).toBe('confirm');
     expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'continue', baseline: 7 })).toBe('ceiling');
     expect(reached({ ...NO_RECORDS, consented: true, entryChoice: 'continue', baseline: 6 })).toBeNull();

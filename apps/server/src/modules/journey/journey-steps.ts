@@ -1,22 +1,24 @@
 import {
+  flowOfLegacy,
   JOURNEY_STEPS,
-  LIKERT_MAX,
+  LEGACY_STEP,
   PATHWAY_STEP,
   PATHWAYS,
+  type AnswerValue,
   type Condition,
+  type FlowDefinition,
   type JourneyStepName,
   type Pathway,
+  type StudyDefinition,
 } from '@studychat/contracts';
+import { flowPosition, sectionFinishedInTime, type FlowRecords, type SectionRecord } from './flow-position.js';
 
-// The participant's step machine as pure functions over their records (docs/decisions/0009): no database,
-// no clock of its own, no particular study. journey.service.ts loads the records and applies these rules.
+export { sectionFinishedInTime, type SectionRecord };
 
-/** A section of the participant's condition with the server's record of it (times in epoch milliseconds). */
-export interface SectionRecord {
-  minSeconds: number;
-  openedAt: number | null;
-  finishedAt: number | null;
-}
+// The participant's step machine for a study in the built-in shape, as pure functions over their records
+// (docs/decisions/0009): no database, no clock of its own. Where the participant is comes from the study's flow
+// (flow/legacy.ts), interpreted by the one engine every flow runs on (flow-position.ts); the spec's routes and
+// their writes keep their names here. journey.service.ts loads the records and applies these rules.
 
 /** What the participant's records say, as far as the order of the journey depends on them. */
 export interface JourneyRecords {
@@ -79,34 +81,79 @@ export function hasReached(position: JourneyPosition, step: JourneyStepName): bo
   return position.step !== 'completed' && stepIndex(position.step) >= stepIndex(step);
 }
 
-/** A section counts as read only when the server saw it finished no sooner than its minimum after opening. */
-export function sectionFinishedInTime(section: SectionRecord): boolean {
-  return (
-    section.openedAt !== null &&
-    section.finishedAt !== null &&
-    section.finishedAt - section.openedAt >= section.minSeconds * 1000
-  );
+const studyFlows = new WeakMap<StudyDefinition, BuiltInFlow>();
+
+/** A study in the built-in shape as the flow the engine runs, with the keys its records are stored under. */
+export interface BuiltInFlow {
+  flow: FlowDefinition;
+  entryKey: string;
+  entryValues: { continue: string; exit: string };
+  baselineKey: string;
 }
 
-/** The participant's current step: the first one, in the journey's order, their records do not yet show done. */
-export function computeStep(r: JourneyRecords): JourneyPosition {
-  const at = (step: JourneyStepName, currentSection: number | null = null): JourneyPosition => ({
-    step,
-    currentSection,
-  });
-  if (r.completion !== null) return at('completed');
-  if (!r.consented) return at('consent');
-  if (r.entryChoice === null) return at('entry');
-  if (r.entryChoice === 'exit') return at('confirm_exit');
-  if (r.baseline === null) return at('baseline');
-  if (r.baseline >= LIKERT_MAX) return at('ceiling_exit');
-  if (!r.preSurvey) return at('pre_survey');
-  if (r.condition === null) return at('assignment');
-  const unread = r.sections.findIndex((s) => !sectionFinishedInTime(s));
-  if (unread !== -1) return at('sections', unread);
-  if (!r.chatComplete) return at('chat');
-  if (!r.postSurvey) return at('post_survey');
-  return at('completion');
+/** The study's flow (flowOfLegacy), built once per definition. */
+export function builtInFlow(study: StudyDefinition): BuiltInFlow {
+  let built = studyFlows.get(study);
+  if (!built) {
+    built = {
+      flow: flowOfLegacy(study),
+      entryKey: study.entry.key,
+      entryValues: study.entry.values,
+      baselineKey: study.baseline.key,
+    };
+    studyFlows.set(study, built);
+  }
+  return built;
+}
+
+/** The spec's step name of each of the built-in flow's steps (its end steps by their pathway). */
+const SPEC_STEP: Readonly<Record<string, JourneyStepName>> = {
+  [LEGACY_STEP.consent]: 'consent',
+  [LEGACY_STEP.entry]: 'entry',
+  [LEGACY_STEP.baseline]: 'baseline',
+  [LEGACY_STEP.pre]: 'pre_survey',
+  [LEGACY_STEP.randomise]: 'assignment',
+  [LEGACY_STEP.reading]: 'sections',
+  [LEGACY_STEP.chat]: 'chat',
+  [LEGACY_STEP.post]: 'post_survey',
+  ...Object.fromEntries(PATHWAYS.map((pathway) => [`end_${pathway}`, PATHWAY_STEP[pathway]])),
+};
+
+/** The records as the flow engine reads them: the entry choice and baseline as the study stores their answers. */
+function flowRecordsOf(r: JourneyRecords, built: BuiltInFlow): FlowRecords {
+  const answers: Record<string, AnswerValue> = {};
+  const answered = new Set<string>();
+  if (r.entryChoice !== null) {
+    answers[built.entryKey] = built.entryValues[r.entryChoice];
+    answered.add(LEGACY_STEP.entry);
+  }
+  if (r.baseline !== null) {
+    answers[built.baselineKey] = r.baseline;
+    answered.add(LEGACY_STEP.baseline);
+  }
+  if (r.preSurvey) answered.add(LEGACY_STEP.pre);
+  if (r.postSurvey) answered.add(LEGACY_STEP.post);
+  return {
+    consented: r.consented,
+    answers,
+    answered,
+    stepsDone: new Set(),
+    condition: r.condition,
+    sections: r.sections,
+    chatStarted: r.chatStarted,
+    chatComplete: r.chatComplete,
+    completion: r.completion,
+  };
+}
+
+/** The participant's current step: the first step of the study's flow their records do not yet show done. */
+export function computeStep(r: JourneyRecords, built: BuiltInFlow): JourneyPosition {
+  const position = flowPosition(built.flow, flowRecordsOf(r, built));
+  if (position.step === null) return { step: 'completed', currentSection: null };
+  const step = SPEC_STEP[position.step.id];
+  // flowOfLegacy names every step this table does.
+  if (!step) throw new Error(`the built-in study's flow has no spec step for "${position.step.id}"`);
+  return { step, currentSection: step === 'sections' ? position.currentSection : null };
 }
 
 /** The step at which a write is accepted. */

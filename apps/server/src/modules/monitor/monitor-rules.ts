@@ -11,7 +11,13 @@ import {
   type ParticipantStatusName,
   type Pathway,
 } from '@studychat/contracts';
-import { computeStep, pathwayAt, type JourneyPosition, type JourneyRecords } from '../journey/journey-steps.js';
+import {
+  computeStep,
+  pathwayAt,
+  type BuiltInFlow,
+  type JourneyPosition,
+  type JourneyRecords,
+} from '../journey/journey-steps.js';
 import { PER_CONDITION_IN_BLOCK } from '../participants/permuted-block.js';
 import { chiSquareEqual, chiSquarePValue } from './srm.js';
 
@@ -44,8 +50,8 @@ export interface MonitorRow {
 }
 
 /** Status and position of one participant at `now`, stale after `staleMs` without activity. */
-export function classify(facts: MonitorFacts, now: number, staleMs: number): MonitorRow {
-  const position = computeStep(facts.records);
+export function classify(facts: MonitorFacts, now: number, staleMs: number, flow: BuiltInFlow): MonitorRow {
+  const position = computeStep(facts.records, flow);
   const pathway = pathwayAt(position, facts.records);
   let status: ParticipantStatusName;
   if (facts.completed) status = 'completed';

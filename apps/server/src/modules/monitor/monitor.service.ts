@@ -18,7 +18,7 @@ import type { Database } from '../../db/database.js';
 import { parseJsonObject, toBool, toIso, toMillis, toNumber } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { notFound } from '../../lib/errors.js';
-import type { JourneyRecords } from '../journey/journey-steps.js';
+import { builtInFlow, type JourneyRecords } from '../journey/journey-steps.js';
 import { baselineOf, entryChoiceOf } from '../journey/survey-answers.js';
 import {
   countLoggedInNotJoined,
@@ -199,10 +199,11 @@ async function classifyAll(deps: AppDeps, experimentId: string, settings: Monito
   const study = await deps.studies(experimentId);
   const now = deps.clock().getTime();
   const staleMs = settings.stale_minutes * 60_000;
+  const flow = builtInFlow(study);
   const items = (await loadFacts(deps.database, experimentId, study)).map((loaded) => ({
     loaded,
     facts: loaded.facts,
-    row: classify(loaded.facts, now, staleMs),
+    row: classify(loaded.facts, now, staleMs, flow),
   }));
   return { items, conditions: conditionIds(study) };
 }
