@@ -36,13 +36,13 @@ const reply: MonitorReply = {
   seq: 10,
   settings: { stale_minutes: 30, stale_minutes_set: false, target_sample_size: 300 },
   summary: {
-    total: 3,
-    conditions: { mmr: 2, control: 0 },
+    total: 5,
+    conditions: { mmr: 3, control: 0 },
     screened_out: { confirm: 1, ceiling: 0 },
     not_yet_assigned: 0,
     in_progress: 1,
     stale: 1,
-    completed: { complete: 0, confirm: 0, ceiling: 0 },
+    completed: { complete: 1, confirm: 1, ceiling: 0 },
   },
   funnel: {
     steps: [
@@ -97,9 +97,11 @@ describe('MonitorPanel', () => {
         new Response('data: {"seq":10,"events":0}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
     });
     renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
-    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('3');
+    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('5');
     expect(screen.getByTestId('monitor-stale')).toHaveTextContent('1');
-    expect(screen.getByTestId('monitor-screened-out')).toHaveTextContent('1');
+    // Screened out whether or not their code was shown (1 waiting, 1 recorded); completed is the full study only.
+    expect(screen.getByTestId('monitor-screened-out')).toHaveTextContent('2');
+    expect(screen.getByTestId('monitor-completed')).toHaveTextContent('1');
     expect(screen.getByRole('status')).toHaveTextContent('Sample ratio mismatch');
     expect(screen.getByText(/for 300 participants/)).toHaveTextContent('$3.60 for 300 participants');
     // Previews apart, and the bill with them.
@@ -159,7 +161,7 @@ describe('MonitorPanel with a large study', () => {
         new Response('data: {"seq":10,"events":0}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
     });
     renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
-    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('3');
+    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('5');
     expect(screen.getAllByTestId('monitor-row')).toHaveLength(3);
     expect(screen.queryByText('Test run')).not.toBeInTheDocument();
     const toggle = screen.getByRole('checkbox', { name: 'Include test runs' });
@@ -178,7 +180,7 @@ describe('MonitorPanel with a large study', () => {
     expect(rows).toHaveLength(4);
     expect(within(rows[3] as HTMLElement).getByText('Test run')).toBeInTheDocument();
     expect(within(rows[0] as HTMLElement).queryByText('Test run')).not.toBeInTheDocument();
-    expect(screen.getByTestId('monitor-total')).toHaveTextContent('3');
+    expect(screen.getByTestId('monitor-total')).toHaveTextContent('5');
 
     await user.click(toggle);
     await waitFor(() => expect(screen.getAllByTestId('monitor-row')).toHaveLength(3));

@@ -24,19 +24,17 @@ function Tile({ label, value, testId }: { label: string; value: string | number;
 
 function Summary({ data }: { data: MonitorReply }) {
   const s = data.summary;
-  const completed = s.completed.complete + s.completed.confirm + s.completed.ceiling;
+  // The same categories as the participant list (participant-status.ts): a screened-out participant is screened
+  // out whether or not their code was shown; "Completed" is the full study.
+  const screenedOut = s.screened_out.confirm + s.screened_out.ceiling + s.completed.confirm + s.completed.ceiling;
   return (
     <dl className="grid grid-cols-[repeat(auto-fit,minmax(8rem,1fr))] gap-3">
       <Tile label="Total" value={s.total} testId="monitor-total" />
       <Tile label="Not yet assigned" value={s.not_yet_assigned} testId="monitor-not-yet-assigned" />
       <Tile label="In progress" value={s.in_progress} testId="monitor-in-progress" />
       <Tile label="Stale" value={s.stale} testId="monitor-stale" />
-      <Tile
-        label="Screened out"
-        value={s.screened_out.confirm + s.screened_out.ceiling}
-        testId="monitor-screened-out"
-      />
-      <Tile label="Completed" value={completed} testId="monitor-completed" />
+      <Tile label="Screened out" value={screenedOut} testId="monitor-screened-out" />
+      <Tile label="Completed (full study)" value={s.completed.complete} testId="monitor-completed" />
     </dl>
   );
 }

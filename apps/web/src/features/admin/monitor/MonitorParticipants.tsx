@@ -1,9 +1,9 @@
-import { PARTICIPANT_STATUSES, type MonitorParticipant } from '@studychat/contracts/web';
+import type { MonitorParticipant } from '@studychat/contracts/web';
 import { useId, useState } from 'react';
 import { Link } from '../../../lib/router';
 import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
 import { formatDateTime } from '../format';
-import { STATUS_LABEL } from '../participant-status';
+import { CATEGORY_LABEL, categoryOf, MONITOR_CATEGORIES } from '../participant-status';
 import { TestRunBadge } from '../TestRunBadge';
 import { CHAT_CLOSED_LABEL, duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
 
@@ -49,9 +49,9 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
             className="mt-1 block min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
           >
             <option value="all">All</option>
-            {PARTICIPANT_STATUSES.map((s) => (
+            {MONITOR_CATEGORIES.map((s) => (
               <option key={s} value={s}>
-                {STATUS_LABEL[s]}
+                {CATEGORY_LABEL[s]}
               </option>
             ))}
           </select>
@@ -105,10 +105,10 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
                   <td className={TD_CLASS}>
                     {row.stale ? (
                       <span className="rounded bg-amber-100 px-2 py-0.5 font-semibold text-amber-900">
-                        {STATUS_LABEL[row.status]}
+                        {CATEGORY_LABEL[categoryOf(row)]}
                       </span>
                     ) : (
-                      STATUS_LABEL[row.status]
+                      CATEGORY_LABEL[categoryOf(row)]
                     )}
                   </td>
                   <td className={TD_CLASS}>{stepText(row)}</td>

@@ -1,4 +1,5 @@
-import type { MonitorParticipant } from '@studychat/contracts/web';
+import type { MonitorParticipant, Pathway } from '@studychat/contracts/web';
+import { categoryOf } from '../participant-status';
 import { describe, expect, it } from 'vitest';
 import { duration, filterParticipants, stepText } from './monitor-view';
 
@@ -38,6 +39,26 @@ describe('monitor view helpers', () => {
     expect(filterParticipants(rows, 'PID', 'all')).toHaveLength(2);
     expect(filterParticipants(rows, '', 'stale').map((r) => r.login)).toEqual(['beta@study.test']);
     expect(filterParticipants(rows, 'gamma', 'stale')).toEqual([]);
+  });
+
+  it('puts each participant in one category, the same in the list, the filter and the cards', () => {
+    const at = (status: MonitorParticipant['status'], condition: string | null, pathway: Pathway | null) => ({
+      ...participant('x@study.test', null, status),
+      condition,
+      pathway,
+    });
+    // At the pre-survey: not yet assigned, never "In progress" in one place and "Not yet assigned" in another.
+    expect(categoryOf(at('in_progress', null, null))).toBe('not_yet_assigned');
+    expect(categoryOf(at('in_progress', 'mmr', null))).toBe('in_progress');
+    // Screened out whether or not the code was shown; completed only on the full study.
+    expect(categoryOf(at('screened_out', null, 'ceiling'))).toBe('screened_out');
+    expect(categoryOf(at('completed', null, 'confirm'))).toBe('screened_out');
+    expect(categoryOf(at('completed', 'mmr', 'complete'))).toBe('completed');
+    expect(categoryOf(at('stale', null, null))).toBe('stale');
+    const list = [at('in_progress', null, null), at('completed', null, 'confirm'), at('completed', 'mmr', 'complete')];
+    expect(filterParticipants(list, '', 'screened_out')).toHaveLength(1);
+    expect(filterParticipants(list, '', 'not_yet_assigned')).toHaveLength(1);
+    expect(filterParticipants(list, '', 'completed')).toHaveLength(1);
   });
 
   it('names the step and the time on it', () => {

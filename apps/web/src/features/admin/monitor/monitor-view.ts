@@ -1,15 +1,11 @@
-import type {
-  ChatLimitReason,
-  MonitorParticipant,
-  ParticipantStatusName,
-  JourneyStepName,
-} from '@studychat/contracts/web';
+import type { ChatLimitReason, MonitorParticipant, JourneyStepName } from '@studychat/contracts/web';
+import { categoryOf, type MonitorCategory } from '../participant-status';
 
 // Pure helpers of the monitor page: filtering the participants list and the words it shows.
 
-export type StatusFilter = ParticipantStatusName | 'all';
+export type StatusFilter = MonitorCategory | 'all';
 
-/** Participants whose Prolific id or login contains the search text (any case), with the status chosen. */
+/** Participants whose Prolific id or login contains the search text (any case), in the category chosen. */
 export function filterParticipants(
   rows: readonly MonitorParticipant[],
   search: string,
@@ -18,7 +14,7 @@ export function filterParticipants(
   const needle = search.trim().toLowerCase();
   return rows.filter(
     (row) =>
-      (status === 'all' || row.status === status) &&
+      (status === 'all' || categoryOf(row) === status) &&
       (needle === '' ||
         row.login.toLowerCase().includes(needle) ||
         (row.prolific_pid ?? '').toLowerCase().includes(needle)),
