@@ -52,7 +52,7 @@ export function ExperimentDetailsCard({
           </Item>
         ))}
       </dl>
-      <EditExperimentModal experiment={experiment} open={editing} onOpenChange={setEditing} />
+      <EditExperimentModal experiment={experiment} open={editing} onOpenChange={setEditing} showCodes={showCodes} />
     </Card>
   );
 }
