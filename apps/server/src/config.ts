@@ -278,7 +278,11 @@ export interface HttpLimits {
 export class ConfigError extends Error {}
 
 /** The model each provider asks for when none is named (LLM_MODEL, or a study arm naming only its provider). */
-export const DEFAULT_MODELS = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5-mini', scripted: 'scripted-offline' } as const;
+export const DEFAULT_MODELS = {
+  anthropic: 'claude-sonnet-5-5',
+  openai: 'gpt-5-mini',
+  scripted: 'scripted-offline',
+} as const;
 
 /** Resolves WORKERS=auto to one process per core, at most MAX_WORKERS. */
 export function resolveWorkers(workers: Env['WORKERS'], cores: number = availableParallelism()): number {

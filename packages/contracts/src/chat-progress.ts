@@ -26,6 +26,21 @@ export function chatRuleFor(rules: ChatCompletionRules | undefined, condition: C
   return { rounds: own?.rounds ?? SPEC_CHAT_RULE.rounds, points: own?.points ?? SPEC_CHAT_RULE.points };
 }
 
+/** A flow chat arm's time rule (issue 30): at least, and at most, so many minutes from the chat's start. */
+export interface ChatTimeRule {
+  minMinutes?: number | undefined;
+  maxMinutes?: number | undefined;
+}
+
+/**
+ * Whether a chat is done by its rule and its time: complete by rounds and points once its least minutes have
+ * passed, or, whatever the rounds, once its most minutes have. `elapsedMs` is from the chat's start.
+ */
+export function chatDoneInTime(complete: boolean, elapsedMs: number, time: ChatTimeRule): boolean {
+  if (time.maxMinutes !== undefined && elapsedMs >= time.maxMinutes * 60_000) return true;
+  return complete && (time.minMinutes === undefined || elapsedMs >= time.minMinutes * 60_000);
+}
+
 /** Points = rounds x 10 + trimmed characters sent x 0.5 (spec section 9). */
 export function chatPoints(rounds: number, chars: number): number {
   return rounds * 10 + chars * 0.5;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, Timestamp } from './common.js';
 import { FreeText, LineText } from './text.js';
-import type { ChatRule } from './chat-progress.js';
+import type { ChatRule, ChatTimeRule } from './chat-progress.js';
 import type { FlowQuestion, FlowStepType, StudyTexts } from './flow/types.js';
 import type { ContentBlock } from './study/types.js';
 
@@ -53,7 +53,15 @@ export type FlowStepView =
       type: 'chat';
       title: string;
       intro: string;
-      completion: ChatRule;
+      /** Rounds and points, and the arm's least and most minutes from the chat's start (either may be absent). */
+      completion: ChatRule & ChatTimeRule;
+      /**
+       * Seconds left, by the server's clock, until the least minutes have passed (null: no least minutes) and until
+       * the most minutes end the chat's rule (null: no most minutes); counted from the chat's start, so before it
+       * started they are the whole minutes.
+       */
+      minSecondsLeft: number | null;
+      maxSecondsLeft: number | null;
       fallbackGreeting: string;
       threadId: string | null;
     }

@@ -56,9 +56,10 @@ const iso = (value: Date | string | null | undefined) => toIsoOrNull(value ?? nu
 export function flowRecordsOf(
   flow: FlowDefinition,
   rows: FlowParticipantRows,
+  now: number,
 ): { participant: FlowParticipantRecord; steps: FlowStepRecordRow[] } {
   const { assignment } = rows;
-  const state = flowStateOf(flow, { ...rows, surveys: [], views: [] });
+  const state = flowStateOf(flow, { ...rows, surveys: [], views: [] }, now);
   const { records, steps, chat } = state.facts;
   const aiTexts: Record<string, AiTextRecord> = {};
   for (const step of steps.filter((s) => s.type === 'ai_text')) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AssignmentRow, ChatMessageRow, DB } from '../../db/schema.js';
+import { toIso } from '../../db/values.js';
 
 // What a flow's data package reads (issue 30), a page of participants at a time, in the package's snapshot: their
 // assignments, the flow's step records and what their chat counts from. A read model: it reads the journey's,
@@ -14,7 +15,7 @@ export interface FlowParticipantRows {
     done_at: Date | string | null;
     created_at: Date | string;
   }[];
-  thread: { id: string; closed_reason: string | null } | null;
+  thread: { id: string; closed_reason: string | null; created_at: string } | null;
   messages: Pick<ChatMessageRow, 'role' | 'status' | 'content'>[];
 }
 
@@ -46,7 +47,7 @@ export async function* flowParticipantPages(
       .execute();
     const threads = await db
       .selectFrom('chat_threads')
-      .select(['id', 'user_id', 'closed_reason'])
+      .select(['id', 'user_id', 'closed_reason', 'created_at'])
       .where('experiment_id', '=', experimentId)
       .where('user_id', 'in', users)
       .execute();
@@ -69,7 +70,11 @@ export async function* flowParticipantPages(
       return {
         assignment,
         steps: steps.filter((s) => s.assignment_id === assignment.id),
-        thread: thread && { id: thread.id, closed_reason: thread.closed_reason },
+        thread: thread && {
+          id: thread.id,
+          closed_reason: thread.closed_reason,
+          created_at: toIso(thread.created_at),
+        },
         messages: thread ? messages.filter((m) => m.thread_id === thread.id) : [],
       };
     });

@@ -41,13 +41,14 @@ async function* participantAndStepTexts(
   experimentId: string,
   includeTests: boolean,
   which: 'participants' | 'steps',
+  now: number,
 ): AsyncGenerator<string> {
   const participantColumns = flowParticipantColumns(flow);
   yield which === 'participants' ? csvHeader(participantColumns) : csvHeader(FLOW_STEP_COLUMNS);
   for await (const page of flowParticipantPages(trx, experimentId, PAGE.participants, includeTests)) {
     let text = '';
     for (const rows of page) {
-      const { participant, steps } = flowRecordsOf(flow, rows);
+      const { participant, steps } = flowRecordsOf(flow, rows, now);
       if (which === 'participants') text += csvRow(participantColumns, participant);
       else for (const step of steps) text += csvRow(FLOW_STEP_COLUMNS, step);
     }
@@ -62,7 +63,8 @@ export async function exportFlowPackage(
   flow: FlowDefinition,
   includeTests: boolean,
 ): Promise<{ filename: string; body: Buffer }> {
-  const exportedAt = deps.clock().toISOString();
+  const now = deps.clock().getTime();
+  const exportedAt = new Date(now).toISOString();
   const studyJson = JSON.stringify(flow, null, 2);
   const study = { conditionList: flow.conditions };
   const columns: Record<string, readonly CsvColumn<never>[]> = {
@@ -99,8 +101,8 @@ export async function exportFlowPackage(
   }));
   const body = await readSnapshot(deps.database.db, (trx) =>
     zipEntries([
-      ['participants.csv', () => participantAndStepTexts(trx, flow, experiment.id, includeTests, 'participants')],
-      ['steps.csv', () => participantAndStepTexts(trx, flow, experiment.id, includeTests, 'steps')],
+      ['participants.csv', () => participantAndStepTexts(trx, flow, experiment.id, includeTests, 'participants', now)],
+      ['steps.csv', () => participantAndStepTexts(trx, flow, experiment.id, includeTests, 'steps', now)],
       [
         'messages.csv',
         () => csvOf(messageColumns(study), messageRecords(trx, experiment.id, PAGE.threads, includeTests)),

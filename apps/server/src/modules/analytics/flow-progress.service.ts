@@ -26,11 +26,12 @@ export async function flowProgress(
       'This experiment runs the built-in study: its monitor is the live monitor.',
     );
   }
+  const now = deps.clock().getTime();
   const participants = await readSnapshot(deps.database.db, async (trx) => {
     const rows: FlowProgressReply['participants'] = [];
     for await (const page of flowParticipantPages(trx, experimentId, PAGE, includeTests)) {
       for (const one of page) {
-        const { participant: p } = flowRecordsOf(flow, one);
+        const { participant: p } = flowRecordsOf(flow, one, now);
         rows.push({
           userId: p.userId,
           prolificPid: p.prolificPid,

@@ -88,13 +88,18 @@ function stepView(flow: FlowDefinition, state: FlowState, answers: Answers, now:
     case 'chat': {
       const arm = state.facts.records.condition ? step.arms[state.facts.records.condition] : undefined;
       if (!arm) throw new Error(`the chat step "${step.id}" has no arm for the participant's condition`);
-      const { minMinutes: _min, maxMinutes: _max, ...completion } = arm.completion;
+      const { minMinutes, maxMinutes } = arm.completion;
+      const since = state.facts.chat.startedAt ?? now.getTime();
+      const left = (minutes: number | undefined) =>
+        minutes === undefined ? null : remainingSeconds(minutes * 60, since, now);
       return {
         id: step.id,
         type: 'chat',
         title: text(step.title),
         intro: text(step.intro),
-        completion,
+        completion: arm.completion,
+        minSecondsLeft: left(minMinutes),
+        maxSecondsLeft: left(maxMinutes),
         fallbackGreeting: text(arm.fallbackGreeting),
         threadId: state.facts.chat.threadId,
       };

@@ -50,8 +50,8 @@ export async function requireFlow(deps: AppDeps, experimentId: string): Promise<
 }
 
 /** A participant's state in a flow from their facts' rows (the gate's reads; the data package's batch reads). */
-export function flowStateOf(flow: FlowDefinition, rows: JourneyFactRows): FlowState {
-  const facts = toFlowFacts(flow, rows);
+export function flowStateOf(flow: FlowDefinition, rows: JourneyFactRows, now: number): FlowState {
+  const facts = toFlowFacts(flow, rows, now);
   return { flow, facts, position: flowPosition(flow, facts.records), assignmentId: rows.assignment.id };
 }
 
@@ -60,13 +60,14 @@ export async function readFlowState(deps: AppDeps, userId: string, experimentId:
   const flow = await requireFlow(deps, experimentId);
   const first = await readJourneyFacts(deps.database.db, userId, experimentId);
   if (!first) throw notFound(NO_PARTICIPATION);
-  const state = flowStateOf(flow, first);
+  const now = deps.clock().getTime();
+  const state = flowStateOf(flow, first, now);
   const pathway = state.position.pathway;
   if (pathway === null) return state;
   // At an end step (or completed): the code is read with the facts, as the built-in study's release does.
   const rows = await readJourneyFacts(deps.database.db, userId, experimentId, pathway);
   if (!rows) throw notFound(NO_PARTICIPATION);
-  return { ...flowStateOf(flow, rows), code: rows.code ?? null };
+  return { ...flowStateOf(flow, rows, now), code: rows.code ?? null };
 }
 
 /** Whether `stepId` names a step of the participant's walk that their records show done (a repeat). */
@@ -96,8 +97,8 @@ export async function flowWrite<T>(
   const settled = await deps.database.db.transaction().execute(async (trx): Promise<Settled | undefined> => {
     const rows = await lockJourneyFacts(trx, input.userId, input.experimentId);
     if (!rows) return undefined;
-    const state = flowStateOf(flow, rows);
     const now = deps.clock();
+    const state = flowStateOf(flow, rows, now.getTime());
     const log = async (event: StepEvent, step: string) => {
       if (REFUSALS.includes(event.type)) {
         const logged = await countParticipantEvents(trx, input.experimentId, input.userId, ['out_of_order']);
@@ -136,7 +137,7 @@ export async function flowWrite<T>(
     if ('refusal' in outcome) return { kind: 'refused', error: outcome.refusal };
     const after = await readJourneyFacts(trx, input.userId, input.experimentId);
     if (!after) throw new Error("the participant's assignment disappeared inside their write");
-    return { kind: 'done', value: outcome.result, state: flowStateOf(flow, after) };
+    return { kind: 'done', value: outcome.result, state: flowStateOf(flow, after, now.getTime()) };
   });
   if (!settled) throw notFound(NO_PARTICIPATION);
   if (settled.kind === 'refused') throw settled.error;

@@ -1,7 +1,7 @@
 import { chatRuleFor, type AnswerValue, type FlowDefinition, type ChatStep } from '@studychat/contracts';
 import { parsed } from '../../db/dialect.js';
 import { toBool } from '../../db/values.js';
-import { chatStepDone, NO_CHAT, toChatFacts, type ChatFacts } from './chat-facts.js';
+import { chatArmDone, NO_CHAT, toChatFacts, type ChatFacts } from './chat-facts.js';
 import type { FlowRecords } from './flow-position.js';
 import type { JourneyFactRows } from './journey-facts.repository.js';
 
@@ -45,7 +45,7 @@ export interface FlowFacts {
 }
 
 /** The facts read (journey-facts.repository.ts) as the flow's records. */
-export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows): FlowFacts {
+export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows, now: number): FlowFacts {
   // The row as stored: a flow's pathways and strata are its own, not the built-in study's (the API's Assignment).
   const assignment = rows.assignment;
   const condition = assignment.assigned_condition;
@@ -88,7 +88,7 @@ export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows): FlowFa
       condition,
       sections: [],
       chatStarted: chat.threadId !== null,
-      chatComplete: chatStepDone(chat),
+      chatComplete: chatArmDone(chat, arm?.completion ?? {}, now),
       completion: assignment.completed_at === null ? null : assignment.completion_pathway,
     },
     steps,

@@ -11,7 +11,7 @@ export interface JourneyFactRows {
   assignment: AssignmentRow;
   surveys: { survey_type: string; responses: string }[];
   views: SectionViewRow[];
-  thread: { id: string; closed_reason: string | null } | null;
+  thread: { id: string; closed_reason: string | null; created_at: string } | null;
   /**
    * The thread's messages in order, with what progress is counted from: the participant's text (`content` of
    * their own messages; an assistant reply's is left out, '', as progress never reads it).
@@ -45,7 +45,7 @@ type FactsRow = AssignmentRow &
 function factsStatement(db: Kysely<DB>, p: { userId: string; experimentId: string; pathway?: string }) {
   const survey = jsonObject(db, 's', ['survey_type', 'responses']);
   const view = jsonObject(db, 'v', VIEW_COLUMNS);
-  const thread = jsonObject(db, 't', ['id', 'closed_reason']);
+  const thread = jsonObject(db, 't', ['id', 'closed_reason', 'created_at']);
   const step = jsonObject(db, 'r', ['step_id', 'step_type', 'data', 'done_at', 'created_at']);
   // Only the participant's own text: the replies are the long messages, and progress counts questions only.
   const message = jsonObjectOf(db, {

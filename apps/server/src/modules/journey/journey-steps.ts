@@ -120,7 +120,7 @@ const SPEC_STEP: Readonly<Record<string, JourneyStepName>> = {
 };
 
 /** The records as the flow engine reads them: the entry choice and baseline as the study stores their answers. */
-function flowRecordsOf(r: JourneyRecords, built: BuiltInFlow): FlowRecords {
+function asFlowRecords(r: JourneyRecords, built: BuiltInFlow): FlowRecords {
   const answers: Record<string, AnswerValue> = {};
   const answered = new Set<string>();
   if (r.entryChoice !== null) {
@@ -148,7 +148,7 @@ function flowRecordsOf(r: JourneyRecords, built: BuiltInFlow): FlowRecords {
 
 /** The participant's current step: the first step of the study's flow their records do not yet show done. */
 export function computeStep(r: JourneyRecords, built: BuiltInFlow): JourneyPosition {
-  const position = flowPosition(built.flow, flowRecordsOf(r, built));
+  const position = flowPosition(built.flow, asFlowRecords(r, built));
   if (position.step === null) return { step: 'completed', currentSection: null };
   const step = SPEC_STEP[position.step.id];
   // flowOfLegacy names every step this table does.

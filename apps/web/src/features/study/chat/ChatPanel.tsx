@@ -1,4 +1,4 @@
-import { CHAT_CLOSED_TEXT, chatAllowsProceed, type ChatRule } from '@studychat/contracts/web';
+import { CHAT_CLOSED_TEXT, chatAllowsProceed, type ChatRule, type ChatTimeRule } from '@studychat/contracts/web';
 import { useState } from 'react';
 import { Alert } from '../../../components/Alert';
 import { ChatInput } from './ChatInput';
@@ -24,13 +24,16 @@ export function ChatPanel({
   intro,
   chat,
   rule,
+  note,
   onProceed,
 }: {
   experimentId: string | undefined;
   title: string;
   intro?: string;
   chat: ReturnType<typeof useChat>;
-  rule: ChatRule;
+  rule: ChatRule & ChatTimeRule;
+  /** A line about the chat's time (a flow arm's least or most minutes), shown while chatting. */
+  note?: string | null;
   onProceed: () => void;
 }) {
   const viewportHeight = useViewportHeight();
@@ -78,7 +81,12 @@ export function ChatPanel({
           </Alert>
         </div>
       )}
-      {chat.progress.complete && !closed && (
+      {note && hasThread && !closed && (
+        <p role="status" className="mx-3 mt-2 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-950 sm:mx-6">
+          {note}
+        </p>
+      )}
+      {chat.progress.complete && !closed && !note && (
         <p role="status" className="mx-3 mt-2 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-900 sm:mx-6">
           {COMPLETION_TEXT}
         </p>
