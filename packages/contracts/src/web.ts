@@ -17,6 +17,7 @@ export * from './chat-progress.js';
 export * from './flow/types.js';
 export * from './flow/rules.js';
 export * from './flow/checks.js';
+export * from './flow/overview.js';
 export * from './flow/answers.js';
 /** The study templates (admin pages only: the participant pages never import them). */
 export { beliefChangeTemplate, FLOW_TEMPLATES } from './flow/templates/index.js';

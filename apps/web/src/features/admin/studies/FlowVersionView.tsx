@@ -5,6 +5,7 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { TableScroll } from '../../../components/TableScroll';
 import { ApiError } from '../../../lib/api';
+import { FlowOverviewCard } from './FlowOverviewCard';
 import { useUpdateStudyVersion } from './use-studies';
 
 const STEP_TYPES: Record<FlowDefinition['steps'][number]['type'], string> = {
@@ -64,6 +65,7 @@ export function FlowVersionView({
 
   return (
     <div className="space-y-6">
+      <FlowOverviewCard flow={flow} />
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Steps</h2>
         <p className="mt-1 text-sm text-slate-600">

@@ -10,6 +10,7 @@ import { canEdit } from '../can-edit';
 import { formatDateTime } from '../format';
 import { StudyDiff } from './StudyDiff';
 import { TemplatesCard } from './TemplatesCard';
+import { UploadStudyCard } from './UploadStudyCard';
 import { VersionSelect } from './VersionSelect';
 import { useCloneStudyVersion, useStudyVersions } from './use-studies';
 
@@ -79,6 +80,7 @@ export function StudiesPage() {
         </Card>
       )}
       {editor && <TemplatesCard onCreated={(id) => void navigate(`/admin/studies/${id}`)} />}
+      {editor && <UploadStudyCard onCreated={(id) => void navigate(`/admin/studies/${id}`)} />}
       {versions.data && versions.data.length > 1 && (
         <Card>
           <h2 className="text-lg font-semibold text-slate-900">Compare two versions</h2>

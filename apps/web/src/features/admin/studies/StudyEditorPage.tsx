@@ -1,11 +1,13 @@
 import { useParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
+import { Button } from '../../../components/Button';
 import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';
 import { canEdit } from '../can-edit';
 import { isFlowDefinition } from '@studychat/contracts/web';
 import { StudyEditor } from './editor/StudyEditor';
 import { FlowVersionView } from './FlowVersionView';
+import { downloadText, studyFileName, studyFileText } from './study-file';
 import { useStudyVersion } from './use-studies';
 
 /** `/admin/studies/:id`: one version's definition as forms and JSON, editable while it is a draft. */
@@ -20,9 +22,14 @@ export function StudyEditorPage() {
     <div className="space-y-6">
       <BackLink to="/admin/studies">Back to Study versions</BackLink>
       <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{v.label}</h1>
-      <p className="text-slate-600">
-        {v.definition.title} · used by {v.experiments} experiment{v.experiments === 1 ? '' : 's'}
-      </p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-slate-600">
+          {v.definition.title} · used by {v.experiments} experiment{v.experiments === 1 ? '' : 's'}
+        </p>
+        <Button variant="secondary" onClick={() => downloadText(studyFileName(v.label), studyFileText(v.definition))}>
+          Download study file
+        </Button>
+      </div>
       {!editable && (
         <Alert tone="info">
           {v.is_default
