@@ -86,7 +86,11 @@ export function flowArms(flow: FlowDefinition): ArmPlan[] {
         });
       }
       if (step.type === 'ai_text')
-        plan.texts.push({ settings: step.model, promptChars: pipedLength(step.prompt, lengths), maxChars: step.maxChars });
+        plan.texts.push({
+          settings: step.model,
+          promptChars: pipedLength(step.prompt, lengths),
+          maxChars: step.maxChars,
+        });
     }
     return plan;
   });

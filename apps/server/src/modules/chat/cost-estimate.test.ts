@@ -145,7 +145,15 @@ describe('the cost estimate before launch', () => {
           title: 'Q',
           button: 'Next',
           questions: [
-            { key: 'view', text: 'Your view?', required: true, type: 'text', minChars: 1, maxChars: 500, multiline: true },
+            {
+              key: 'view',
+              text: 'Your view?',
+              required: true,
+              type: 'text',
+              minChars: 1,
+              maxChars: 500,
+              multiline: true,
+            },
           ],
         },
         {
@@ -180,14 +188,18 @@ describe('the cost estimate before launch', () => {
         { id: 'end', type: 'end', pathway: 'complete', title: 'End', blocks: [] },
       ],
     };
-    const [talk, quiet] = flowArms(flow);
+    const arms = flowArms(flow);
+    const [talk, quiet] = arms;
     expect(talk?.weight).toBe(3);
     expect(quiet?.weight).toBe(1);
     expect(talk?.texts).toEqual([{ settings: undefined, promptChars: 'Sum up: '.length + 500, maxChars: 400 }]);
-    expect(talk?.chats[0]).toMatchObject({ rounds: 4, promptChars: 'They said .\n\nWhen the conversation opens: Greet them.'.length + 400 });
+    expect(talk?.chats[0]).toMatchObject({
+      rounds: 4,
+      promptChars: 'They said .\n\nWhen the conversation opens: Greet them.'.length + 400,
+    });
     expect(quiet?.chats).toEqual([]);
     expect(quiet?.texts).toHaveLength(1);
-    const estimate = estimateCost([talk!, quiet!], defaults, DEFAULT_PRICES, 100);
+    const estimate = estimateCost(arms, defaults, DEFAULT_PRICES, 100);
     expect(estimate.arms.map((a) => [a.participants, a.calls, a.models])).toEqual([
       [75, 6, ['gpt-5-mini', 'claude-sonnet-4-5']],
       [25, 1, ['claude-sonnet-4-5']],

@@ -24,7 +24,7 @@ export const ASSUMPTIONS: readonly string[] = [
   `Each reply is about ${EXPECTED_REPLY_TOKENS} tokens (or the reply-token limit if lower); extended thinking counts at its full budget.`,
   'An AI text step is one call, its reply as long as the step allows.',
   `With caching, each turn reads the conversation so far from the provider's cache (turns within 5 minutes) and writes the rest; a prompt under ${CACHE_MIN_TOKENS} tokens is not cached, and a model without prompt caching costs the same either way.`,
-  "Every participant in the sample reaches the chat; screened-out participants cost less. The fallback model is not counted.",
+  'Every participant in the sample reaches the chat; screened-out participants cost less. The fallback model is not counted.',
   'Participants are split between arms by the randomisation weights (equal when the study sets none).',
 ];
 
