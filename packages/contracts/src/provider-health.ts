@@ -6,9 +6,6 @@ import { IdParams } from './common.js';
 // failed, waited their turn (the shared rate limit, a provider's retry-after) or were answered by the fallback
 // model, over recent periods. Read from the replies as stored (chat_messages: status, queue_ms, fallback_from).
 
-/** The periods the panel shows, in minutes back from now. */
-export const PROVIDER_HEALTH_PERIODS = [15, 60, 1440] as const;
-
 export const ProviderHealthPeriod = z.object({
   minutes: z.number().int(),
   /** Assistant replies begun in the period (the chat's opening included). */

@@ -35,7 +35,6 @@ export type * from './journey.js';
 export type * from './monitor.js';
 export type * from './cost-estimate.js';
 export type * from './provider-health.js';
-export { PROVIDER_HEALTH_PERIODS } from './provider-health.js';
 export type * from './admin.js';
 export type * from './security.js';
 export type * from './studies.js';
