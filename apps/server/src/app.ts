@@ -19,6 +19,7 @@ import { registerSecurity } from './plugins/security.js';
 import { registerStaticWeb } from './plugins/static-web.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerChatLimitRoutes } from './modules/chat/chat-limits.routes.js';
+import { registerCostEstimateRoutes } from './modules/chat/cost-estimate.routes.js';
 import type { AuthContext } from './modules/auth/auth.service.js';
 import { registerSecurityRoutes } from './modules/auth/security.routes.js';
 import { registerChatRoutes } from './modules/chat/chat.routes.js';
@@ -95,6 +96,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerSystemRoutes(app, ctx);
   registerChatRoutes(app, ctx);
   registerChatLimitRoutes(app, ctx);
+  registerCostEstimateRoutes(app, ctx);
   registerExperimentRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);

@@ -156,3 +156,6 @@ export type ExportFile = (typeof EXPORT_FILES)[number];
 export const USER_SORT_FIELDS = ['id', 'email', 'created_at', 'last_login_at', 'is_admin'] as const;
 
 export const PROLIFIC_COMPLETION_URL = 'https://app.prolific.com/submissions/complete';
+
+/** The periods the monitor's provider-health table shows, in minutes back from now (docs/decisions/0076). */
+export const PROVIDER_HEALTH_PERIODS = [15, 60, 1440] as const;

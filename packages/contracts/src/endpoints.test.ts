@@ -3,6 +3,7 @@ import {
   adminRoutes,
   authRoutes,
   chatRoutes,
+  costEstimateRoutes,
   endpoints,
   experimentRoutes,
   healthRoutes,
@@ -10,6 +11,7 @@ import {
   monitorRoutes,
   participantRoutes,
   previewRoutes,
+  providerHealthRoutes,
   flowRoutes,
   securityRoutes,
   studyRoutes,
@@ -30,6 +32,8 @@ const routeGroups = {
   studies: studyRoutes,
   preview: previewRoutes,
   flow: flowRoutes,
+  costEstimate: costEstimateRoutes,
+  providerHealth: providerHealthRoutes,
 } as const;
 
 describe('endpoints', () => {

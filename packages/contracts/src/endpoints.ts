@@ -12,6 +12,8 @@ import type { journeyRoutes } from './journey.js';
 import type { adminRoutes } from './admin.js';
 import type { securityRoutes } from './security.js';
 import type { monitorRoutes } from './monitor.js';
+import type { costEstimateRoutes } from './cost-estimate.js';
+import type { providerHealthRoutes } from './provider-health.js';
 import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
@@ -37,6 +39,8 @@ type D = typeof adminRoutes;
 type Y = typeof securityRoutes;
 type J = typeof journeyRoutes;
 type M = typeof monitorRoutes;
+type K = typeof costEstimateRoutes;
+type G = typeof providerHealthRoutes;
 type V = typeof studyRoutes;
 type W = typeof previewRoutes;
 type F = typeof flowRoutes;
@@ -89,6 +93,12 @@ export const endpoints = {
     updateSettings: endpoint<M['updateSettings']>('PUT', '/api/experiments/:id/monitor/settings'),
     stream: endpoint<M['stream']>('GET', '/api/experiments/:id/monitor/stream'),
     heartbeat: endpoint<M['heartbeat']>('POST', '/api/participants/heartbeat'),
+  },
+  costEstimate: {
+    get: endpoint<K['get']>('GET', '/api/experiments/:id/cost-estimate'),
+  },
+  providerHealth: {
+    get: endpoint<G['get']>('GET', '/api/experiments/:id/monitor/provider-health'),
   },
   surveys: {
     submit: endpoint<S['submit']>('POST', '/api/surveys'),

@@ -13,6 +13,8 @@ export * from './chat-limits.js';
 export * from './chat-settings.js';
 export * from './journey.js';
 export * from './monitor.js';
+export * from './cost-estimate.js';
+export * from './provider-health.js';
 export * from './admin.js';
 export * from './security.js';
 export * from './studies.js';

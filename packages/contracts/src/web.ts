@@ -34,6 +34,8 @@ export type * from './surveys.js';
 export type * from './chat.js';
 export type * from './journey.js';
 export type * from './monitor.js';
+export type * from './cost-estimate.js';
+export type * from './provider-health.js';
 export type * from './admin.js';
 export type * from './security.js';
 export type * from './studies.js';

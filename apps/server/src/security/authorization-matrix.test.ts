@@ -212,6 +212,14 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/chat-limits` }),
     expect: STAFF_READ,
   },
+  'GET /api/experiments/:id/cost-estimate': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/cost-estimate?sample=100` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/experiments/:id/monitor/provider-health': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor/provider-health` }),
+    expect: STAFF_READ,
+  },
   'PUT /api/experiments/:id/chat-limits': {
     request: (w) => ({
       url: `/api/experiments/${w.experimentId}/chat-limits`,

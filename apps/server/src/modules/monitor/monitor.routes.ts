@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IdParams, monitorRoutes } from '@studychat/contracts';
+import { IdParams, monitorRoutes, providerHealthRoutes } from '@studychat/contracts';
 import type { AppContext } from '../../lib/context.js';
 import { openEventStream } from '../../lib/event-stream.js';
 import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import { MonitorHub } from './monitor.stream.js';
 import { getMonitor, updateSettings } from './monitor.service.js';
+import { getProviderHealth } from './provider-health.service.js';
 import { findMonitorSettings, latestSeq } from './monitor.repository.js';
 import { SnapshotCache } from './snapshot-cache.js';
 import { notFound } from '../../lib/errors.js';
@@ -48,6 +49,8 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: AppContext): vo
     },
     (request) => updateSettings(deps, request.params.id, request.body),
   );
+  // The model provider's errors, waits and fallbacks over recent periods (docs/decisions/0076).
+  route(app, providerHealthRoutes.get, staff, (request) => getProviderHealth(deps, request.params.id));
   // Any authenticated participant call already counts as activity (the auth guard); this one only says so.
   route(app, monitorRoutes.heartbeat, { guards: [ctx.guards.requireUser] }, () => Promise.resolve({ ok: true }));
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { studyDefinition, type StudyDefinition, type StudyVersion } from '@studychat/contracts';
+import {
+  modelComparisonTemplate,
+  studyDefinition,
+  type StudyDefinition,
+  type StudyVersion,
+} from '@studychat/contracts';
 import { createAndLogin, expectJson, testConfig, useTestApp } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { createExperiment, send } from '../participants/journey.fixtures.js';
@@ -95,5 +100,33 @@ describe.each(TEST_DIALECTS)('study versions and model prices on %s', (dialect) 
       await send(t(), admin, 'PUT', `/api/experiments/${experiment.id}/study-version`, { study_version_id: clone.id }),
       200,
     );
+  });
+
+  it('refuses a fallback model with no known price at its setting, in either kind of study (the own price is the model’s)', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const check = async (definition: unknown) =>
+      expectJson<{ issues: Refusal['issues'] }>(
+        await send(t(), admin, 'POST', '/api/admin/study-versions/check', { definition }),
+        200,
+      ).issues;
+    const study = withModel('lab-model', { inputPerMTok: 1, outputPerMTok: 2 });
+    const mmr = study.chat.conditions.mmr;
+    if (!mmr?.settings) throw new Error('settings set above');
+    mmr.settings.fallbackModel = 'lab-model-small';
+    expect(await check(study)).toEqual([
+      {
+        path: 'chat.conditions.mmr.settings.fallbackModel',
+        message: expect.stringMatching(/no price is known for the fallback model "lab-model-small"/) as string,
+      },
+    ]);
+    mmr.settings.fallbackModel = 'lab-llama';
+    expect(await check(study)).toEqual([]);
+
+    const flow = structuredClone(modelComparisonTemplate);
+    const index = flow.steps.findIndex((s) => s.type === 'chat');
+    const step = flow.steps[index];
+    if (step?.type !== 'chat' || !step.arms.model_a) throw new Error('the template has a chat step');
+    step.arms.model_a.model = { ...step.arms.model_a.model, fallbackModel: 'claude-nonesuch' };
+    expect((await check(flow)).map((i) => i.path)).toEqual([`steps.${index}.arms.model_a.model.fallbackModel`]);
   });
 });

@@ -19,14 +19,32 @@ export function unpricedModels(study: StudyDefinition | FlowDefinition, prices: 
   const issues: StudyIssue[] = [];
   for (const condition of conditionIds(study)) {
     const settings = study.chat.conditions[condition]?.settings;
+    const path = `chat.conditions.${condition}.settings`;
+    issues.push(...unpricedFallback(`${path}.fallbackModel`, settings, prices));
     const model = settings?.model;
     if (model === undefined || settings?.price !== undefined || priceFor(model, prices) !== null) continue;
     issues.push({
-      path: `chat.conditions.${condition}.settings.model`,
+      path: `${path}.model`,
       message: `no price is known for the model "${model}": give this condition a price per million input and output tokens (USD), or add the model to the deployment's LLM_PRICES`,
     });
   }
   return issues;
+}
+
+/**
+ * A fallback model is priced from the deployment's table only (the condition's own price is its model's), so one
+ * the table does not know is refused at its setting: the reply it would write could not be counted
+ * (docs/decisions/0076).
+ */
+function unpricedFallback(path: string, settings: FlowModel | undefined, prices: PriceTable): StudyIssue[] {
+  const fallback = settings?.fallbackModel;
+  if (fallback === undefined || priceFor(fallback, prices) !== null) return [];
+  return [
+    {
+      path,
+      message: `no price is known for the fallback model "${fallback}": choose a model the deployment has a price for, or add it to the deployment's LLM_PRICES`,
+    },
+  ];
 }
 
 function unpricedIssue(path: string, model: string): StudyIssue {
@@ -50,6 +68,7 @@ function unpricedFlowModels(flow: FlowDefinition, prices: PriceTable): StudyIssu
           ? [[`steps.${index}.model.model`, step.model]]
           : [];
     for (const [path, settings] of models) {
+      issues.push(...unpricedFallback(path.replace(/\.model$/, '.fallbackModel'), settings, prices));
       const model = settings?.model;
       if (model === undefined || settings?.price !== undefined || priceFor(model, prices) !== null) continue;
       issues.push(unpricedIssue(path, model));

@@ -6,7 +6,9 @@ import { Spinner } from '../../../components/Spinner';
 import { BackLink } from '../BackLink';
 import { ModelCheckPanel } from '../model/ModelCheckPanel';
 import { MonitorPanel } from '../monitor/MonitorPanel';
+import { ProviderHealthPanel } from '../monitor/ProviderHealthPanel';
 import { ChatLimitsCard } from './ChatLimitsCard';
+import { CostEstimateCard } from './CostEstimateCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -59,6 +61,8 @@ export function ExperimentDetailPage() {
           <StudyVersionCard experiment={experiment.data} />
           <FlowProgressCard experimentId={id} />
           <FlowCodesCard experimentId={id} editable={canEdit()} />
+          <ProviderHealthPanel experimentId={id} />
+          <CostEstimateCard experimentId={id} />
           {canEdit() && (
             <>
               <ChatLimitsCard experimentId={id} />
@@ -75,6 +79,7 @@ export function ExperimentDetailPage() {
           <ExperimentDetailsCard experiment={experiment.data} />
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
+          <CostEstimateCard experimentId={id} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
             <ParticipantSummaryCard experimentId={id} />
             <Card>

@@ -1,4 +1,4 @@
-import type { MonitorParticipant, MonitorReply } from '@studychat/contracts/web';
+import type { MonitorParticipant, MonitorReply, ProviderHealthReply } from '@studychat/contracts/web';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -87,6 +87,14 @@ const reply: MonitorReply = {
   ],
 };
 
+const health: ProviderHealthReply = {
+  periods: [
+    { minutes: 15, replies: 4, errors: 0, waited: 0, waitMedianMs: null, waitMaxMs: null, fallbacks: 0 },
+    { minutes: 60, replies: 12, errors: 2, waited: 3, waitMedianMs: 12_500, waitMaxMs: 40_000, fallbacks: 1 },
+    { minutes: 1440, replies: 50, errors: 3, waited: 5, waitMedianMs: 12_500, waitMaxMs: 40_000, fallbacks: 2 },
+  ],
+};
+
 describe('MonitorPanel', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -95,9 +103,15 @@ describe('MonitorPanel', () => {
       [`GET /api/experiments/${ID}/monitor`]: () => json(200, reply),
       [`GET /api/experiments/${ID}/monitor/stream`]: () =>
         new Response('data: {"seq":10,"events":0}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+      [`GET /api/experiments/${ID}/monitor/provider-health`]: () => json(200, health),
     });
     renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
     expect(await screen.findByTestId('monitor-total')).toHaveTextContent('5');
+    // The provider's health (docs/decisions/0076): errors, waits and fallbacks per period.
+    const table = await screen.findByRole('table', { name: 'Model provider health' });
+    expect(within(table).getByTestId('provider-health-15')).toHaveTextContent('Last 15 min400- / -0');
+    expect(within(table).getByTestId('provider-health-60')).toHaveTextContent('Last hour122312.5 s / 40.0 s1');
+    expect(within(table).getByTestId('provider-health-1440')).toHaveTextContent('Last 24 h503512.5 s / 40.0 s2');
     expect(screen.getByTestId('monitor-stale')).toHaveTextContent('1');
     // Screened out whether or not their code was shown (1 waiting, 1 recorded); completed is the full study only.
     expect(screen.getByTestId('monitor-screened-out')).toHaveTextContent('2');
@@ -168,7 +182,9 @@ describe('MonitorPanel with a large study', () => {
     expect(toggle).not.toBeChecked();
     expect(toggle).toHaveAccessibleDescription(/real participants only/);
     const snapshotUrls = () =>
-      calls.filter((c) => c.url.includes('/monitor') && !c.url.includes('stream')).map((c) => c.url);
+      calls
+        .filter((c) => c.url.includes('/monitor') && !c.url.includes('stream') && !c.url.includes('provider-health'))
+        .map((c) => c.url);
     expect(new Set(snapshotUrls())).toEqual(new Set([`/api/experiments/${ID}/monitor`]));
 
     const user = userEvent.setup();

@@ -8,6 +8,7 @@ import { useId, useState } from 'react';
 import { MonitorFunnel } from './MonitorFunnel';
 import { MonitorParticipants } from './MonitorParticipants';
 import { MonitorSettingsForm } from './MonitorSettingsForm';
+import { ProviderHealth } from './ProviderHealthPanel';
 import { usd } from './monitor-view';
 import { useMonitor, useMonitorStream } from './use-monitor';
 
@@ -126,6 +127,8 @@ export function MonitorPanel({ experimentId }: { experimentId: string }) {
             <MonitorFunnel funnel={monitor.data.funnel} />
             <h3 className="font-semibold text-slate-900">Spend</h3>
             <Spend data={monitor.data} />
+            <h3 className="font-semibold text-slate-900">Model provider health</h3>
+            <ProviderHealth experimentId={experimentId} />
             <p className="text-sm text-slate-600">
               Sample ratio by baseline stratum:{' '}
               {monitor.data.srm.strata

@@ -6,6 +6,7 @@ import { Card } from '../../../components/Card';
 import { TableScroll } from '../../../components/TableScroll';
 import { ApiError } from '../../../lib/api';
 import { FlowOverviewCard } from './FlowOverviewCard';
+import { stepModels } from './flow-models';
 import { useUpdateStudyVersion } from './use-studies';
 
 const STEP_TYPES: Record<FlowDefinition['steps'][number]['type'], string> = {
@@ -80,6 +81,7 @@ export function FlowVersionView({
                 <th className="px-3 py-2">Step</th>
                 <th className="px-3 py-2">Type</th>
                 <th className="px-3 py-2">Shown to</th>
+                <th className="px-3 py-2">Model</th>
               </tr>
             </thead>
             <tbody>
@@ -89,6 +91,7 @@ export function FlowVersionView({
                   <td className="px-3 py-2 font-mono">{step.id}</td>
                   <td className="px-3 py-2">{STEP_TYPES[step.type]}</td>
                   <td className="px-3 py-2">{step.conditions ? step.conditions.join(', ') : 'everyone'}</td>
+                  <td className="px-3 py-2">{stepModels(step)}</td>
                 </tr>
               ))}
             </tbody>

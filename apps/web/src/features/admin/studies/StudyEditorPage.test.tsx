@@ -1,4 +1,9 @@
-import { inBuiltInShape, type BuiltInStudyDefinition, type StudyDefinition } from '@studychat/contracts/web';
+import {
+  FLOW_TEMPLATES,
+  inBuiltInShape,
+  type BuiltInStudyDefinition,
+  type StudyDefinition,
+} from '@studychat/contracts/web';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -122,6 +127,83 @@ describe('StudyEditorPage', { timeout: 30_000 }, () => {
     await user.clear(screen.getByLabelText('Temperature (mmr condition)'));
     chat = jsonView().chat;
     expect(chat.conditions.mmr).not.toHaveProperty('settings');
+  });
+
+  it('edits the fallback model and the prompt cache prices (issue 32), and shows the server’s refusal at the field', async () => {
+    mockFetch({
+      [`GET ${url}`]: () => json(200, draftVersion()),
+      'POST /api/admin/study-versions/check': (call) => {
+        const fallback = (call.body as { definition: BuiltInStudyDefinition }).definition.chat.conditions.mmr.settings
+          ?.fallbackModel;
+        return json(200, {
+          issues:
+            fallback === 'nonesuch'
+              ? [
+                  {
+                    path: 'chat.conditions.mmr.settings.fallbackModel',
+                    message: 'no price is known for the fallback model "nonesuch"',
+                  },
+                ]
+              : [],
+        });
+      },
+    });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Chat: mmr condition');
+    const fallback = screen.getByLabelText('Fallback model (mmr condition)');
+    expect(fallback).toHaveAccessibleDescription(/answers when this one is overloaded/);
+    await user.type(fallback, 'nonesuch');
+    await waitFor(() => expect(fallback).toHaveAttribute('aria-invalid', 'true'));
+    expect(fallback).toHaveAccessibleDescription(/no price is known for the fallback model "nonesuch"/);
+    await user.clear(fallback);
+    await user.type(fallback, 'claude-haiku-4-5');
+    await waitFor(() => expect(fallback).not.toHaveAttribute('aria-invalid'));
+    await user.type(screen.getByLabelText('Price per million input tokens, USD (mmr condition)'), '3');
+    await user.type(screen.getByLabelText('Price per million output tokens, USD (mmr condition)'), '15');
+    await user.type(
+      screen.getByLabelText('Price per million tokens written to the prompt cache, USD (mmr condition)'),
+      '3.75',
+    );
+    await user.type(
+      screen.getByLabelText('Price per million tokens read from the prompt cache, USD (mmr condition)'),
+      '0.3',
+    );
+    expect(jsonView().chat.conditions.mmr.settings).toEqual({
+      fallbackModel: 'claude-haiku-4-5',
+      price: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+    });
+    // Emptied, the fallback is not set again.
+    await user.clear(fallback);
+    expect(jsonView().chat.conditions.mmr.settings).not.toHaveProperty('fallbackModel');
+  });
+
+  it('shows a locked version’s fallback model, read-only', async () => {
+    const locked = draftVersion({ locked: true });
+    const definition = inBuiltInShape(locked.definition);
+    const mmr = definition.chat.conditions.mmr;
+    if (!mmr) throw new Error('the mmr condition');
+    mmr.settings = { model: 'claude-sonnet-4-5', fallbackModel: 'claude-haiku-4-5' };
+    mockFetch({ [`GET ${url}`]: () => json(200, locked) });
+    const user = userEvent.setup();
+    show();
+    await open(user, 'Chat: mmr condition');
+    const fallback = screen.getByLabelText('Fallback model (mmr condition)');
+    expect(fallback).toHaveValue('claude-haiku-4-5');
+    expect(fallback).toHaveAttribute('readonly');
+  });
+
+  it('lists each chat arm’s model and fallback model on a flow’s version view', async () => {
+    const flow = FLOW_TEMPLATES.find((f) => f.id === 'model-comparison');
+    if (!flow) throw new Error('the model comparison template');
+    const definition = structuredClone(flow);
+    const chat = definition.steps.find((step) => step.type === 'chat');
+    if (chat?.type !== 'chat' || !chat.arms.model_a) throw new Error('a chat step');
+    chat.arms.model_a.model = { ...chat.arms.model_a.model, fallbackModel: 'claude-haiku-4-5' };
+    mockFetch({ [`GET ${url}`]: () => json(200, { ...draftVersion(), definition }) });
+    show();
+    const row = (await screen.findByText(chat.id, { selector: 'td' })).closest('tr');
+    expect(row).toHaveTextContent('model_a: claude-sonnet-4-5 (fallback: claude-haiku-4-5); model_b: gpt-5-mini');
   });
 
   it('shows each problem of a refused save next to its field and in a summary that leads to the field', async () => {

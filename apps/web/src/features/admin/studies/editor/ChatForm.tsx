@@ -24,6 +24,12 @@ export function ChatForm({ condition }: { condition: Condition }) {
         <p className="text-sm text-slate-600">Leave a setting empty to use the deployment’s.</p>
         <div className="grid gap-3 sm:grid-cols-2">
           <TextInput path={[...settings, 'model']} label={`Model (${condition} condition)`} optional />
+          <TextInput
+            path={[...settings, 'fallbackModel']}
+            label={`Fallback model (${condition} condition)`}
+            hint="The same provider's model that answers when this one is overloaded or keeps failing; it needs a price in the deployment's price table. Each reply it writes is marked in the data."
+            optional
+          />
           <NumberInput
             path={[...settings, 'temperature']}
             label={`Temperature (${condition} condition)`}
@@ -44,6 +50,16 @@ export function ChatForm({ condition }: { condition: Condition }) {
             path={[...settings, 'price', 'outputPerMTok']}
             label={`Price per million output tokens, USD (${condition} condition)`}
             hint="Give both prices, as your provider bills them."
+          />
+          <NumberInput
+            path={[...settings, 'price', 'cacheWritePerMTok']}
+            label={`Price per million tokens written to the prompt cache, USD (${condition} condition)`}
+            hint="Optional. Empty: for a Claude model 1.25 x the input price, for any other the input price."
+          />
+          <NumberInput
+            path={[...settings, 'price', 'cacheReadPerMTok']}
+            label={`Price per million tokens read from the prompt cache, USD (${condition} condition)`}
+            hint="Optional. Empty: for a Claude model 0.1 x the input price, for any other the input price."
           />
         </div>
       </fieldset>
