@@ -50,6 +50,15 @@ export type FlowStepView =
   | { id: string; type: 'randomise'; title: string }
   | {
       id: string;
+      type: 'reading';
+      title: string;
+      /** Before the first section only. */
+      intro: string[];
+      /** The section to read now (one at a time, in order), with the seconds left of its minimum on the server. */
+      section: { index: number; count: number; title: string; blocks: ContentBlock[]; remainingSeconds: number };
+    }
+  | {
+      id: string;
       type: 'chat';
       title: string;
       intro: string;
@@ -95,12 +104,17 @@ export const FlowStepParams = z.object({ experimentId: Id, stepId: LineText.rege
 
 /**
  * The step's write: a page's button (no body), a questions page's answers by key, an AI text's confirmed (or
- * corrected) text, a randomise step's request for a condition, an end step's completion (no body).
+ * corrected) text, a reading step's section finished, a randomise step's request for a condition, an end step's
+ * completion (no body).
  */
 export const SubmitFlowStepBody = z
   .object({
     answers: z.record(LineText.max(50), AnswerSchema).optional(),
     text: FreeText.max(20_000).optional(),
+    /** A reading step's section finished, with the seconds the page saw it visible and hidden (stored, never used). */
+    section: z.number().int().min(0).max(49).optional(),
+    visibleSeconds: z.number().min(0).max(86_400).optional(),
+    hiddenSeconds: z.number().min(0).max(86_400).optional(),
   })
   .strict();
 export type SubmitFlowStepBody = z.infer<typeof SubmitFlowStepBody>;

@@ -1,5 +1,6 @@
 import {
   pipeAnswers,
+  sectionMinSeconds,
   stepsFor,
   type Answers,
   type ContentBlock,
@@ -106,10 +107,29 @@ function stepView(flow: FlowDefinition, state: FlowState, answers: Answers, now:
     }
     case 'end':
       return endView(step, text, state.code ?? null);
-    case 'reading':
+    case 'reading': {
+      const condition = state.facts.records.condition;
+      const sections = condition ? (step.sections[condition] ?? []) : [];
+      const index = state.position.currentSection ?? 0;
+      const section = sections[index];
+      if (!section) throw new Error(`the reading step "${step.id}" has no section ${index} for the condition`);
+      const openedAt = state.facts.records.sections[index]?.openedAt ?? state.facts.lastDoneAt;
+      return {
+        id: step.id,
+        type: 'reading',
+        title: text(step.title),
+        intro: index === 0 ? step.intro.map(text) : [],
+        section: {
+          index,
+          count: sections.length,
+          title: text(section.title),
+          blocks: section.blocks.map((b) => pipedBlock(b, text)),
+          remainingSeconds: remainingSeconds(sectionMinSeconds(section), openedAt, now),
+        },
+      };
+    }
     case 'screen':
-      // A screen is never where a participant stops (flowPosition moves past it); reading steps are refused
-      // when a flow is saved (studies.service: not yet run by the flow engine).
+      // A screen is never where a participant stops (flowPosition moves past it).
       throw new Error(`a participant cannot be at a ${step.type} step of a flow`);
   }
 }

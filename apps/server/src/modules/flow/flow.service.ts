@@ -26,6 +26,7 @@ import {
   type FlowState,
   type FlowStepContext,
   type FlowStepOutcome,
+  type StepEvent,
 } from '../journey/journey.service.js';
 import {
   assignFlowCondition,
@@ -35,7 +36,7 @@ import {
 } from '../participants/participants.service.js';
 import { experimentCodes, requireExperiment, saveFlowCodes } from '../experiments/experiments.service.js';
 import { remainingSeconds, toFlowView } from './flow-view.js';
-import { completeStepRecord, insertStepRecord } from './step-records.repository.js';
+import { completeStepRecord, insertStepRecord, updateOpenStepRecord } from './step-records.repository.js';
 
 // A participant's walk through a study written as a flow (issue 30, docs/decisions/0075). Every write goes
 // through the flow gate (journey/flow-gate.ts): one step at a time, repeats answered unchanged, each step's
@@ -171,9 +172,83 @@ async function applyStep(
         'The chat is done when its goal is reached: use the chat page to continue.',
       );
     case 'reading':
+      return finishSection(deps, body, ctx);
     case 'screen':
       throw new Error(`a participant cannot write a ${step.type} step of a flow`);
   }
+}
+
+/**
+ * Finishes the section the participant is reading, once its minimum has passed on the server's clock since it
+ * opened (when the one before was finished, or the step reached); earlier, 409 SECTION_TOO_EARLY with the seconds
+ * left. A section already finished is a repeat (nothing written); one further on is out of order. The sections
+ * are one record, done with the last.
+ */
+async function finishSection(
+  deps: AppDeps,
+  body: SubmitFlowStepBody,
+  ctx: FlowStepContext,
+): Promise<FlowStepOutcome<true>> {
+  const { trx, state, step, now } = ctx;
+  const index = body.section;
+  if (index === undefined) throw new AppError(400, 'VALIDATION_FAILED', 'section: say which section was read.');
+  const current = state.position.currentSection ?? 0;
+  if (index < current) return { result: true };
+  const section = state.facts.records.sections[index];
+  if (index > current || !section) {
+    const refusal = new AppError(
+      409,
+      'STEP_OUT_OF_ORDER',
+      `That is not the section you are reading: section ${current + 1}.`,
+      undefined,
+      { flowStep: step.id },
+    );
+    return { refusal, event: { type: 'out_of_order', data: { attempted: step.id, section: index } } };
+  }
+  const openedAt = section.openedAt ?? state.facts.lastDoneAt;
+  const left = remainingSeconds(section.minSeconds, openedAt, now);
+  if (left > 0) {
+    const refusal = new AppError(
+      409,
+      'SECTION_TOO_EARLY',
+      `Please keep reading: this section can be finished in ${left} second${left === 1 ? '' : 's'}.`,
+      undefined,
+      { remainingSeconds: left },
+    );
+    return { refusal, event: { type: 'section_too_early', data: { sectionIndex: index, remainingSeconds: left } } };
+  }
+  const iso = now.toISOString();
+  const visibleSeconds = body.visibleSeconds ?? 0;
+  const hiddenSeconds = body.hiddenSeconds ?? 0;
+  const stored = state.facts.steps.find((r) => r.stepId === step.id);
+  const sections = [
+    ...(stored?.data.sections ?? []),
+    { openedAt: new Date(openedAt).toISOString(), finishedAt: iso, visibleSeconds, hiddenSeconds },
+  ];
+  const last = index === state.facts.records.sections.length - 1;
+  const data = { sections };
+  if (!stored) {
+    const record = { id: deps.newId(), assignmentId: state.assignmentId, stepId: step.id, stepType: step.type };
+    await insertStepRecord(trx, { ...record, data, doneAt: last ? iso : null, now: iso });
+  } else if (
+    !(await updateOpenStepRecord(trx, {
+      assignmentId: state.assignmentId,
+      stepId: step.id,
+      data,
+      doneAt: last ? iso : null,
+      now: iso,
+    }))
+  ) {
+    throw new Error('the reading record was not updated');
+  }
+  const serverSeconds = Math.round(now.getTime() - openedAt) / 1000;
+  const finished: StepEvent = {
+    type: 'section_finished',
+    data: { sectionIndex: index, serverSeconds, visibleSeconds, hiddenSeconds },
+  };
+  if (!last) return { result: true, event: finished };
+  await ctx.log(finished);
+  return { result: true, event: { type: 'step_done' } };
 }
 
 /** The answers that may route a flow (choices and numbers), for the event log: free text stays in the record. */

@@ -100,6 +100,10 @@ export async function act(
     case 'randomise':
     case 'end':
       return post({});
+    case 'reading':
+      // One section per write: the walk comes back here for the next one.
+      if (step.section.remainingSeconds > 0) t.clock.advance(step.section.remainingSeconds * 1000);
+      return post({ section: step.section.index, visibleSeconds: step.section.remainingSeconds, hiddenSeconds: 0 });
     case 'chat': {
       const { threadId } = expectJson<{ threadId: string }>(
         await send(t, user, 'POST', '/api/chat/initiate', { experimentId }),

@@ -32,13 +32,21 @@ export async function insertStepRecord(db: Kysely<DB>, record: NewStepRecord): P
 }
 
 /** Rewrites a record's data and marks it done (an AI text confirmed). */
-export async function completeStepRecord(
+export function completeStepRecord(
   db: Kysely<DB>,
   input: { assignmentId: string; stepId: string; data: Record<string, unknown>; now: string },
 ): Promise<boolean> {
+  return updateOpenStepRecord(db, { ...input, doneAt: input.now });
+}
+
+/** Rewrites the data of a record not done yet, marking it done when `doneAt` is given (a reading step's sections). */
+export async function updateOpenStepRecord(
+  db: Kysely<DB>,
+  input: { assignmentId: string; stepId: string; data: Record<string, unknown>; doneAt: string | null; now: string },
+): Promise<boolean> {
   const result = await db
     .updateTable('step_records')
-    .set({ data: JSON.stringify(input.data), done_at: input.now, updated_at: input.now })
+    .set({ data: JSON.stringify(input.data), done_at: input.doneAt, updated_at: input.now })
     .where('assignment_id', '=', input.assignmentId)
     .where('step_id', '=', input.stepId)
     .where('done_at', 'is', null)

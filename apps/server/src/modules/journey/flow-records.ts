@@ -1,15 +1,34 @@
-import { chatRuleFor, type AnswerValue, type FlowDefinition, type ChatStep } from '@studychat/contracts';
+import {
+  chatRuleFor,
+  sectionMinSeconds,
+  type AnswerValue,
+  type ChatStep,
+  type FlowDefinition,
+  type ReadingStep,
+} from '@studychat/contracts';
 import { parsed } from '../../db/dialect.js';
 import { toBool } from '../../db/values.js';
 import { chatArmDone, NO_CHAT, toChatFacts, type ChatFacts } from './chat-facts.js';
-import type { FlowRecords } from './flow-position.js';
+import type { FlowRecords, SectionRecord } from './flow-position.js';
 import type { JourneyFactRows } from './journey-facts.repository.js';
 
 // A participant's records as a flow reads them (docs/decisions/0075): the answers of their questions pages, the
 // pages and AI texts they have done, their condition, chat and completion, from the one facts read.
 
-/** What a step record holds: a questions page's answers; an AI text's generation and confirmed text. */
+/** A reading step's section as finished: when it opened and was finished (server), the seconds the page saw. */
+export interface ReadSection {
+  openedAt: string;
+  finishedAt: string;
+  visibleSeconds: number;
+  hiddenSeconds: number;
+}
+
+/**
+ * What a step record holds: a questions page's answers; an AI text's generation and confirmed text; a reading
+ * step's sections finished, in order (done with the last).
+ */
 export interface StepRecordData {
+  sections?: ReadSection[];
   answers?: Record<string, AnswerValue>;
   generated?: string;
   text?: string;
@@ -25,6 +44,38 @@ export interface FlowStepRecord {
   data: StepRecordData;
   doneAt: number | null;
   createdAt: number;
+}
+
+/** The flow's reading step, if it has one. */
+export function readingStepOf(flow: FlowDefinition): ReadingStep | undefined {
+  return flow.steps.find((s): s is ReadingStep => s.type === 'reading');
+}
+
+/**
+ * The reading step's sections for the condition, as the server saw them: each finished one from its record; the
+ * first one not finished opened when the one before was finished, or (the first) when the step was reached.
+ */
+function readSections(
+  flow: FlowDefinition,
+  condition: string | null,
+  steps: readonly FlowStepRecord[],
+  reachedAt: number,
+): SectionRecord[] {
+  const step = readingStepOf(flow);
+  const sections = step && condition ? (step.sections[condition] ?? []) : [];
+  const read = (step && steps.find((r) => r.stepId === step.id)?.data.sections) ?? [];
+  return sections.map((section, i) => {
+    const done = read[i];
+    const before = read[i - 1];
+    const openedAt = done
+      ? millis(done.openedAt)
+      : i === read.length
+        ? before
+          ? millis(before.finishedAt)
+          : reachedAt
+        : null;
+    return { minSeconds: sectionMinSeconds(section), openedAt, finishedAt: done ? millis(done.finishedAt) : null };
+  });
 }
 
 /** The flow's chat step, if it has one. */
@@ -79,6 +130,7 @@ export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows, now: nu
     assignment.condition_assigned_at ? millis(assignment.condition_assigned_at) : 0,
     ...steps.map((s) => s.doneAt ?? 0),
   ];
+  const lastDoneAt = Math.max(...times);
   return {
     records: {
       consented: toBool(assignment.consent_given) || assignment.consent_timestamp !== null,
@@ -86,13 +138,13 @@ export function toFlowFacts(flow: FlowDefinition, rows: JourneyFactRows, now: nu
       answered,
       stepsDone,
       condition,
-      sections: [],
+      sections: readSections(flow, condition, steps, lastDoneAt),
       chatStarted: chat.threadId !== null,
       chatComplete: chatArmDone(chat, arm?.completion ?? {}, now),
       completion: assignment.completed_at === null ? null : assignment.completion_pathway,
     },
     steps,
     chat,
-    lastDoneAt: Math.max(...times),
+    lastDoneAt,
   };
 }

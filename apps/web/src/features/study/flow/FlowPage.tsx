@@ -16,15 +16,17 @@ const loadChat = () => import('./steps/ChatStep');
 const loadAiText = () => import('./steps/AiTextStep');
 const loadQuestions = () => import('./steps/QuestionsStep');
 const loadEnd = () => import('./steps/EndStep');
+const loadReading = () => import('./steps/ReadingStep');
 const ChatStep = lazy(() => loadChat().then((m) => ({ default: m.ChatStep })));
 const AiTextStep = lazy(() => loadAiText().then((m) => ({ default: m.AiTextStep })));
 const QuestionsStep = lazy(() => loadQuestions().then((m) => ({ default: m.QuestionsStep })));
 const EndStep = lazy(() => loadEnd().then((m) => ({ default: m.EndStep })));
+const ReadingStep = lazy(() => loadReading().then((m) => ({ default: m.ReadingStep })));
 
 function usePreloadSteps(): void {
   useEffect(() => {
     const run = () => {
-      for (const load of [loadQuestions, loadChat, loadAiText, loadEnd]) load().catch(() => undefined);
+      for (const load of [loadQuestions, loadChat, loadAiText, loadReading, loadEnd]) load().catch(() => undefined);
     };
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 3000 });
     else window.setTimeout(run, 1000);
@@ -79,6 +81,18 @@ function Step({
             sending={sending}
             message={refusal?.message ?? null}
             onConfirm={(text) => void submit(step.id, { text })}
+          />
+        </Suspense>
+      );
+    case 'reading':
+      return (
+        <Suspense key={step.id} fallback={<Spinner />}>
+          <ReadingStep
+            step={step}
+            sending={sending}
+            message={refusal?.message ?? null}
+            retryInSeconds={refusal?.remainingSeconds ?? null}
+            onFinish={(body) => void submit(step.id, body)}
           />
         </Suspense>
       );

@@ -10,6 +10,8 @@ export interface StepRefusal {
   message: string;
   /** A question's problem by its key (400 ANSWERS_INVALID). */
   byKey: Record<string, string>;
+  /** The seconds left of a minimum time, by the server's clock (409 SECTION_TOO_EARLY, STEP_TOO_EARLY). */
+  remainingSeconds?: number;
 }
 
 const UNREACHABLE = 'This page could not be loaded. Please check your connection and try again.';
@@ -62,9 +64,11 @@ export function useFlow(experimentId: string) {
         const byKey = Object.fromEntries(
           (error instanceof ApiError ? (error.details.issues ?? []) : []).map((i) => [i.path, i.message]),
         );
+        const remainingSeconds = error instanceof ApiError ? error.details.remainingSeconds : undefined;
         setRefusal({
           message: error instanceof Error ? error.message : 'Something went wrong. Please try again.',
           byKey,
+          ...(remainingSeconds !== undefined ? { remainingSeconds } : {}),
         });
         return false;
       } finally {

@@ -1,27 +1,11 @@
 import type { FlowStepView } from '@studychat/contracts/web';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense } from 'react';
 import { Button } from '../../../../components/Button';
 import { Spinner } from '../../../../components/Spinner';
 import { ContentBlocks } from '../../ContentBlocks';
+import { useCountdown } from './use-countdown';
 
 type PageView = Extract<FlowStepView, { type: 'page' }>;
-
-/** Seconds left on a page's minimum time: the server's figure when the page came, counted down here. */
-function useCountdown(seconds: number): number {
-  const [left, setLeft] = useState(seconds);
-  useEffect(() => {
-    setLeft(seconds);
-    if (seconds <= 0) return;
-    const started = Date.now();
-    const timer = window.setInterval(() => {
-      const next = Math.max(0, seconds - Math.floor((Date.now() - started) / 1000));
-      setLeft(next);
-      if (next === 0) window.clearInterval(timer);
-    }, 250);
-    return () => window.clearInterval(timer);
-  }, [seconds]);
-  return left;
-}
 
 /** A page of text with its button; the button waits for the page's minimum time (the server checks it too). */
 export function PageStep({ step, sending, onNext }: { step: PageView; sending: boolean; onNext: () => void }) {
