@@ -146,7 +146,7 @@ export const CREDENTIAL_COUNT_DEFAULT = 10;
  * Where a generated study login stands for its experiment: never used; logged in but not joined; joined
  * (has an assignment); completed (a completion was recorded). Anything but `unused` counts as used.
  */
-export const STUDY_LOGIN_STATUSES = ['unused', 'logged_in', 'joined', 'completed'] as const;
+export const STUDY_LOGIN_STATUSES = ['unused', 'logged_in', 'joined', 'completed', 'revoked'] as const;
 export type StudyLoginStatus = (typeof STUDY_LOGIN_STATUSES)[number];
 export const PROLIFIC_ID_MAX = 64;
 
@@ -156,3 +156,34 @@ export type ExportFile = (typeof EXPORT_FILES)[number];
 export const USER_SORT_FIELDS = ['id', 'email', 'created_at', 'last_login_at', 'is_admin'] as const;
 
 export const PROLIFIC_COMPLETION_URL = 'https://app.prolific.com/submissions/complete';
+
+/**
+ * An experiment's lifecycle (issue 34, docs/decisions/0077): draft (set up, no joins), open (joins), paused (no new
+ * joins; those in finish), closed (no new joins; those in finish), archived (hidden from lists, data kept, no joins).
+ */
+export const EXPERIMENT_STATES = ['draft', 'open', 'paused', 'closed', 'archived'] as const;
+export type ExperimentState = (typeof EXPERIMENT_STATES)[number];
+
+/**
+ * The changes an admin may make, from each state. Open goes back to draft only while no one has joined (the
+ * server checks); archived is reached only from closed or draft, and leaves only to closed.
+ */
+export const EXPERIMENT_TRANSITIONS: Readonly<Record<ExperimentState, readonly ExperimentState[]>> = {
+  draft: ['open', 'archived'],
+  open: ['paused', 'closed', 'draft'],
+  paused: ['open', 'closed'],
+  closed: ['open', 'archived'],
+  archived: ['closed'],
+};
+
+/** What someone who tries to join a paused experiment reads (403 EXPERIMENT_PAUSED, and the landing page). */
+export const EXPERIMENT_PAUSED_TEXT =
+  'This study is paused and is not taking new participants right now. Please try again later, or return your submission on Prolific. Thank you for your interest.';
+
+/** What someone who tries to join a draft, closed or archived experiment reads (403 EXPERIMENT_CLOSED). */
+export const EXPERIMENT_CLOSED_TEXT =
+  'This study is closed and is not taking new participants, so you cannot start it. Please return your submission on Prolific. Thank you for your interest.';
+
+/** What a revoked study login reads when it logs in (403 LOGIN_REVOKED). */
+export const LOGIN_REVOKED_TEXT =
+  'This study login has been withdrawn by the research team and can no longer be used. If you were taking part, please contact the research team through Prolific.';

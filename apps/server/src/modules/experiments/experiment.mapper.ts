@@ -1,4 +1,4 @@
-import type { CompletionCodes, Experiment } from '@studychat/contracts';
+import { EXPERIMENT_STATES, type CompletionCodes, type Experiment, type ExperimentState } from '@studychat/contracts';
 import type { ExperimentRow } from '../../db/schema.js';
 import { toIso } from '../../db/values.js';
 
@@ -10,7 +10,13 @@ export function toExperiment(row: ExperimentRow, codes: CompletionCodes): Experi
     description: row.description,
     completion_codes: { ...codes },
     study_version_id: row.study_version_id,
+    state: toExperimentState(row.state),
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   };
+}
+
+/** A state read from the database as the contract's (an unknown value reads as closed: nobody new joins). */
+export function toExperimentState(value: string | null | undefined): ExperimentState {
+  return (EXPERIMENT_STATES as readonly string[]).includes(value ?? '') ? (value as ExperimentState) : 'closed';
 }

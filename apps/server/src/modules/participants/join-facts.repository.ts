@@ -8,6 +8,8 @@ import { withdrawnPidHash } from '../withdrawal/withdrawn-ids.js';
 /** What joining an experiment checks before it writes, read in one statement. */
 export interface JoinFacts {
   experimentExists: boolean;
+  /** The experiment's state (docs/decisions/0077); null when it does not exist. */
+  state: string | null;
   /** The login's metadata (a generated study login names its experiment); undefined when there is no such user. */
   user: { metadata: string | null } | undefined;
   /** The Prolific ids the login has used in any experiment. */
@@ -18,6 +20,7 @@ export interface JoinFacts {
 
 interface JoinFactsRow {
   experiment: boolean | number;
+  state: string | null;
   user_exists: boolean | number;
   metadata: string | null;
   pids: unknown;
@@ -28,6 +31,7 @@ const joinFacts = hotRead('joinFacts', ['experimentId', 'userId', 'pidHash'], (d
   const pids = jsonArray(db, sql`prolific_pid`);
   return sql<JoinFactsRow>`select
       exists (select 1 from experiments where id = ${p.experimentId}) as experiment,
+      (select state from experiments where id = ${p.experimentId}) as state,
       exists (select 1 from users where id = ${p.userId}) as user_exists,
       (select metadata from users where id = ${p.userId}) as metadata,
       (select ${pids} from assignments where user_id = ${p.userId} and prolific_pid is not null) as pids,
@@ -35,7 +39,7 @@ const joinFacts = hotRead('joinFacts', ['experimentId', 'userId', 'pidHash'], (d
         where experiment_id = ${p.experimentId} and pid_sha256 = ${p.pidHash}) as withdrawn`.compile(db);
 });
 
-/** The experiment's existence, the login, its Prolific ids and the id's withdrawal, in one statement. */
+/** The experiment's existence and state, the login, its Prolific ids and the id's withdrawal, in one statement. */
 export async function readJoinFacts(
   db: Kysely<DB>,
   input: { userId: string; experimentId: string; prolificPid: string },
@@ -48,6 +52,7 @@ export async function readJoinFacts(
   if (!row) throw new Error('readJoinFacts: a select with no FROM returned no row');
   return {
     experimentExists: toBool(row.experiment),
+    state: row.state,
     user: toBool(row.user_exists) ? { metadata: row.metadata } : undefined,
     prolificIds: parsed<string[]>(row.pids),
     withdrawn: toBool(row.withdrawn),

@@ -12,6 +12,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { admitsNew } from '../chat/chat-limits.service.js';
 import { EXPERIMENT_NOT_FOUND, requireExperiment } from '../experiments/experiments.service.js';
+import { experimentStateOf, joinRefusal, toExperimentState } from '../experiments/lifecycle.service.js';
 import { experimentStudyView } from '../studies/studies.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
@@ -52,13 +53,20 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
 }
 
 /**
- * Whether the experiment takes new participants, for its landing page (public): not once its chat budget is
- * spent to its admit percent (docs/decisions/0073). 404 for an unknown experiment.
+ * Whether the experiment takes new participants, for its landing page (public): not while it is paused, closed, a
+ * draft or archived (docs/decisions/0077), nor once its chat budget is spent to its admit percent
+ * (docs/decisions/0073). 404 for an unknown experiment.
  */
 export async function getAdmission(deps: AppDeps, chatDefaults: ChatLimits, experimentId: string): Promise<Admission> {
+  const state = await experimentStateOf(deps, experimentId);
+  if (state === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
+  const refusal = joinRefusal(state);
+  if (refusal) {
+    return { admitting: false, message: refusal.message, reason: state === 'paused' ? 'paused' : 'closed' };
+  }
   const admitting = await admitsNew(deps.database.db, chatDefaults, experimentId);
   if (admitting === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
-  return { admitting, message: admitting ? null : NOT_ADMITTING_TEXT };
+  return { admitting, message: admitting ? null : NOT_ADMITTING_TEXT, reason: admitting ? null : 'budget' };
 }
 
 /**
@@ -116,6 +124,9 @@ export async function createAssignment(
       updated_at: now.toISOString(),
     });
     if (!inserted) throw conflict('You have already joined this experiment');
+    // A paused, closed, draft or archived experiment takes no one new; one already in finishes (0077).
+    const refusal = joinRefusal(toExperimentState(facts.state));
+    if (refusal) throw refusal;
     // Only a first join is refused, so a participant already in logs in again and finishes (0073).
     if ((await admitsNew(trx, chatDefaults, input.experiment_id)) === false) {
       throw new AppError(403, 'NOT_ADMITTING', NOT_ADMITTING_TEXT);
