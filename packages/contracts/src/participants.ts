@@ -67,8 +67,8 @@ export const AssignmentReply = Assignment.extend({
 export const Admission = z.object({
   admitting: z.boolean(),
   message: z.string().nullable(),
-  /** Why not (docs/decisions/0077): the experiment is paused, or closed (draft, closed, archived, every place taken). */
-  reason: z.enum(['paused', 'closed', 'budget']).nullable().optional(),
+  /** Why not, when the experiment's state refuses (docs/decisions/0077): paused, or closed (draft, closed, archived). */
+  reason: z.enum(['paused', 'closed']).optional(),
 });
 export type Admission = z.infer<typeof Admission>;
 export type AssignmentReply = z.infer<typeof AssignmentReply>;

@@ -66,7 +66,7 @@ export async function getAdmission(deps: AppDeps, chatDefaults: ChatLimits, expe
   }
   const admitting = await admitsNew(deps.database.db, chatDefaults, experimentId);
   if (admitting === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
-  return { admitting, message: admitting ? null : NOT_ADMITTING_TEXT, reason: admitting ? null : 'budget' };
+  return { admitting, message: admitting ? null : NOT_ADMITTING_TEXT };
 }
 
 /**
