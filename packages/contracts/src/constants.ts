@@ -164,6 +164,11 @@ export const PROLIFIC_COMPLETION_URL = 'https://app.prolific.com/submissions/com
 export const EXPERIMENT_STATES = ['draft', 'open', 'paused', 'closed', 'archived'] as const;
 export type ExperimentState = (typeof EXPERIMENT_STATES)[number];
 
+/** A stored state as the contract's; anything unknown reads as closed (nobody new joins). */
+export function toExperimentState(value: string | null | undefined): ExperimentState {
+  return (EXPERIMENT_STATES as readonly string[]).includes(value ?? '') ? (value as ExperimentState) : 'closed';
+}
+
 /**
  * The changes an admin may make, from each state. Open goes back to draft only while no one has joined (the
  * server checks); archived is reached only from closed or draft, and leaves only to closed.

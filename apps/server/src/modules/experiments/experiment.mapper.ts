@@ -1,4 +1,4 @@
-import { EXPERIMENT_STATES, type CompletionCodes, type Experiment, type ExperimentState } from '@studychat/contracts';
+import { toExperimentState, type CompletionCodes, type Experiment } from '@studychat/contracts';
 import type { ExperimentRow } from '../../db/schema.js';
 import { toIso } from '../../db/values.js';
 
@@ -16,7 +16,3 @@ export function toExperiment(row: ExperimentRow, codes: CompletionCodes): Experi
   };
 }
 
-/** A state read from the database as the contract's (an unknown value reads as closed: nobody new joins). */
-export function toExperimentState(value: string | null | undefined): ExperimentState {
-  return (EXPERIMENT_STATES as readonly string[]).includes(value ?? '') ? (value as ExperimentState) : 'closed';
-}

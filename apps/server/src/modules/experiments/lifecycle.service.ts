@@ -6,13 +6,13 @@ import {
   type Experiment,
   type ExperimentState,
   type RevokeLoginReply,
+  toExperimentState,
 } from '@studychat/contracts';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { revokeUserSessions } from '../auth/auth.service.js';
 import { deleteAccounts, disableAccount } from '../users/users.service.js';
 import { EXPERIMENT_NOT_FOUND, getExperiment, requireExperiment } from './experiments.service.js';
-import { toExperimentState } from './experiment.mapper.js';
 import { findExperimentById } from './experiments.repository.js';
 import {
   anyoneJoined,
@@ -31,8 +31,6 @@ export async function experimentStateOf(deps: AppDeps, id: string): Promise<Expe
   const row = await findExperimentById(deps.database.db, id);
   return row && toExperimentState(row.state);
 }
-
-export { toExperimentState } from './experiment.mapper.js';
 
 /** The refusal of a new participant in this state, or null when the experiment is open. */
 export function joinRefusal(state: ExperimentState): AppError | null {

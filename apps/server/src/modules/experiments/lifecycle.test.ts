@@ -7,6 +7,7 @@ import {
   type Experiment,
   type ExperimentState,
   type GeneratedCredential,
+  type MonitorReply,
   type RevokeLoginReply,
   type StudyLoginsReply,
 } from '@studychat/contracts';
@@ -157,6 +158,9 @@ describe.each(TEST_DIALECTS)('experiment lifecycle on %s', (dialect) => {
       const { id } = await createExperiment(t(), admin);
       const inside = await participantAt(t(), id, 'assigned');
       expectJson(await setState(admin, id, state), 200);
+      // The monitor shows the state.
+      const monitor = expectJson<MonitorReply>(await send(t(), admin, 'GET', `/api/experiments/${id}/monitor`), 200);
+      expect(monitor.state).toBe(state);
       // Logging in again joins again: the existing assignment answers (409, which the browser reads as "go on").
       expect(expectJson<ErrorBody>(await join(inside, id), 409).code).toBe('CONFLICT');
       const newcomer = await createAndLogin(t());

@@ -6,13 +6,14 @@ import {
   type ChatLimits,
   type CompletionStatus,
   type Journey,
+  toExperimentState,
 } from '@studychat/contracts';
 import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { admitsNew } from '../chat/chat-limits.service.js';
 import { EXPERIMENT_NOT_FOUND, requireExperiment } from '../experiments/experiments.service.js';
-import { experimentStateOf, joinRefusal, toExperimentState } from '../experiments/lifecycle.service.js';
+import { experimentStateOf, joinRefusal } from '../experiments/lifecycle.service.js';
 import { experimentStudyView } from '../studies/studies.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
