@@ -15,4 +15,3 @@ export function toExperiment(row: ExperimentRow, codes: CompletionCodes): Experi
     updated_at: toIso(row.updated_at),
   };
 }
-

@@ -35,7 +35,11 @@ export async function setExperimentStateRow(db: Kysely<DB>, id: string, state: s
 
 /** The accounts of the experiment's study logins. */
 export async function studyLoginUserIds(db: Kysely<DB>, experimentId: string): Promise<string[]> {
-  const rows = await db.selectFrom('study_logins').select('user_id').where('experiment_id', '=', experimentId).execute();
+  const rows = await db
+    .selectFrom('study_logins')
+    .select('user_id')
+    .where('experiment_id', '=', experimentId)
+    .execute();
   return rows.map((r) => r.user_id);
 }
 

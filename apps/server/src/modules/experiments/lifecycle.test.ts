@@ -43,7 +43,8 @@ describe.each(TEST_DIALECTS)('experiment lifecycle on %s', (dialect) => {
   async function experimentIn(admin: TestUser, state: ExperimentState): Promise<Experiment> {
     const created = await createExperiment(t(), admin);
     let last = created;
-    for (const step of PATH_FROM_OPEN[state]) last = expectJson<Experiment>(await setState(admin, created.id, step), 200);
+    for (const step of PATH_FROM_OPEN[state])
+      last = expectJson<Experiment>(await setState(admin, created.id, step), 200);
     expect(last.state).toBe(state);
     return last;
   }
@@ -119,34 +120,47 @@ describe.each(TEST_DIALECTS)('experiment lifecycle on %s', (dialect) => {
     ['closed', 403, 'EXPERIMENT_CLOSED'],
     ['draft', 403, 'EXPERIMENT_CLOSED'],
     ['archived', 403, 'EXPERIMENT_CLOSED'],
-  ] as const)('refuses a new join while %s, writing nothing, and says so on the landing', async (state, status, code) => {
-    const admin = await createAndLogin(t(), { isAdmin: true });
-    const { id } = await experimentIn(admin, state);
-    const newcomer = await createAndLogin(t());
-    const refused = expectJson<ErrorBody>(await join(newcomer, id), status);
-    expect(refused.code).toBe(code);
-    expect(refused.error).toMatch(state === 'paused' ? /paused/ : /closed/);
-    const rows = await t().database.db.selectFrom('assignments').select('id').where('experiment_id', '=', id).execute();
-    expect(rows).toEqual([]);
-    const events = await t()
-      .database.db.selectFrom('journey_events')
-      .select('experiment_id')
-      .where('experiment_id', '=', id)
-      .execute();
-    expect(events).toEqual([]);
+  ] as const)(
+    'refuses a new join while %s, writing nothing, and says so on the landing',
+    async (state, status, code) => {
+      const admin = await createAndLogin(t(), { isAdmin: true });
+      const { id } = await experimentIn(admin, state);
+      const newcomer = await createAndLogin(t());
+      const refused = expectJson<ErrorBody>(await join(newcomer, id), status);
+      expect(refused.code).toBe(code);
+      expect(refused.error).toMatch(state === 'paused' ? /paused/ : /closed/);
+      const rows = await t()
+        .database.db.selectFrom('assignments')
+        .select('id')
+        .where('experiment_id', '=', id)
+        .execute();
+      expect(rows).toEqual([]);
+      const events = await t()
+        .database.db.selectFrom('journey_events')
+        .select('experiment_id')
+        .where('experiment_id', '=', id)
+        .execute();
+      expect(events).toEqual([]);
 
-    const admission = expectJson<Admission>(await send(t(), undefined, 'GET', `/api/participants/admission/${id}`), 200);
-    expect(admission).toEqual({
-      admitting: false,
-      message: refused.error,
-      reason: state === 'paused' ? 'paused' : 'closed',
-    });
-  });
+      const admission = expectJson<Admission>(
+        await send(t(), undefined, 'GET', `/api/participants/admission/${id}`),
+        200,
+      );
+      expect(admission).toEqual({
+        admitting: false,
+        message: refused.error,
+        reason: state === 'paused' ? 'paused' : 'closed',
+      });
+    },
+  );
 
   it('admits as before while open', async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const { id } = await createExperiment(t(), admin);
-    const admission = expectJson<Admission>(await send(t(), undefined, 'GET', `/api/participants/admission/${id}`), 200);
+    const admission = expectJson<Admission>(
+      await send(t(), undefined, 'GET', `/api/participants/admission/${id}`),
+      200,
+    );
     expect(admission).toEqual({ admitting: true, message: null });
     expect((await join(await createAndLogin(t()), id)).statusCode).toBe(201);
   });
@@ -169,7 +183,9 @@ describe.each(TEST_DIALECTS)('experiment lifecycle on %s', (dialect) => {
         experiment_id: id,
         prolific_pid: 'PID-NEWCOMER',
       });
-      expect(expectJson<ErrorBody>(refused, 403).code).toBe(state === 'paused' ? 'EXPERIMENT_PAUSED' : 'EXPERIMENT_CLOSED');
+      expect(expectJson<ErrorBody>(refused, 403).code).toBe(
+        state === 'paused' ? 'EXPERIMENT_PAUSED' : 'EXPERIMENT_CLOSED',
+      );
       // The one inside goes on to the end.
       const journey = await send(t(), inside, 'GET', `/api/participants/journey/${id}`);
       expect(journey.statusCode).toBe(200);
@@ -252,8 +268,9 @@ describe.each(TEST_DIALECTS)('deleting a draft experiment on %s', (dialect) => {
     await t().database.db.updateTable('experiments').set({ state: 'draft' }).where('id', '=', id).execute();
     const res = await send(t(), admin, 'DELETE', `/api/experiments/${id}`);
     expect(expectJson<ErrorBody>(res, 409).code).toBe('EXPERIMENT_HAS_PARTICIPANTS');
-    expect(await t().database.db.selectFrom('assignments').select('id').where('experiment_id', '=', id).execute())
-      .toHaveLength(1);
+    expect(
+      await t().database.db.selectFrom('assignments').select('id').where('experiment_id', '=', id).execute(),
+    ).toHaveLength(1);
   });
 
   it('is for admins only', async () => {
@@ -280,7 +297,13 @@ describe.each(TEST_DIALECTS)('revoking a study login on %s', (dialect) => {
   async function loginAs(cred: GeneratedCredential): Promise<TestUser> {
     const res = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: cred });
     const { token, user } = expectJson<{ token: string; user: { id: string } }>(res, 200);
-    return { id: user.id, email: cred.email, password: cred.password, token, headers: { authorization: `Bearer ${token}` } };
+    return {
+      id: user.id,
+      email: cred.email,
+      password: cred.password,
+      token,
+      headers: { authorization: `Bearer ${token}` },
+    };
   }
 
   it('ends the login in use at once, refuses its next login with a clear message, and lists it revoked', async () => {
@@ -339,10 +362,12 @@ describe.each(TEST_DIALECTS)('revoking a study login on %s', (dialect) => {
       .where('action', '=', 'login.revoke')
       .where('target_id', '=', id)
       .execute();
-    expect(audit.map((a) => JSON.parse(String(a.details)))).toEqual(expect.arrayContaining([
-      { email: inUse.email, sessions_ended: 1 },
-      { email: inUse.email, sessions_ended: 0 },
-    ]));
+    expect(audit.map((a) => JSON.parse(String(a.details)))).toEqual(
+      expect.arrayContaining([
+        { email: inUse.email, sessions_ended: 1 },
+        { email: inUse.email, sessions_ended: 0 },
+      ]),
+    );
     expect(audit).toHaveLength(2);
     // The spare still logs in.
     await loginAs(spare);

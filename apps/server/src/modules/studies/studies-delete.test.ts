@@ -20,7 +20,8 @@ describe.each(TEST_DIALECTS)('deleting a study version on %s', (dialect) => {
     return expectJson<StudyVersion>(res, 201);
   }
 
-  const remove = (admin: TestUser | undefined, id: string) => send(t(), admin, 'DELETE', `/api/admin/study-versions/${id}`);
+  const remove = (admin: TestUser | undefined, id: string) =>
+    send(t(), admin, 'DELETE', `/api/admin/study-versions/${id}`);
 
   async function pin(admin: TestUser, experimentId: string, versionId: string): Promise<void> {
     const res = await send(t(), admin, 'PUT', `/api/experiments/${experimentId}/study-version`, {
@@ -55,9 +56,7 @@ describe.each(TEST_DIALECTS)('deleting a study version on %s', (dialect) => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     // The built-in study.
     await createExperiment(t(), admin);
-    expect(expectJson<ErrorBody>(await remove(admin, DEFAULT_STUDY_VERSION_ID), 409).code).toBe(
-      'STUDY_VERSION_IN_USE',
-    );
+    expect(expectJson<ErrorBody>(await remove(admin, DEFAULT_STUDY_VERSION_ID), 409).code).toBe('STUDY_VERSION_IN_USE');
 
     // Pinned by an experiment nobody joined.
     const pinned = await version(admin, 'Pinned');

@@ -43,5 +43,9 @@ export async function disableAccount(db: Kysely<DB>, id: string, at: string): Pr
 
 /** Deletes accounts (a deleted draft experiment's study logins, which never joined anything). */
 export async function deleteAccounts(db: Kysely<DB>, ids: readonly string[]): Promise<void> {
-  if (ids.length > 0) await db.deleteFrom('users').where('id', 'in', [...ids]).execute();
+  if (ids.length > 0)
+    await db
+      .deleteFrom('users')
+      .where('id', 'in', [...ids])
+      .execute();
 }

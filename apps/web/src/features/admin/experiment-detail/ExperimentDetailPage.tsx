@@ -10,6 +10,7 @@ import { ChatLimitsCard } from './ChatLimitsCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
+import { LifecycleCard } from './LifecycleCard';
 import { ExportsPanel } from './ExportsPanel';
 import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
@@ -25,7 +26,7 @@ import { FlowCodesCard } from './flow/FlowCodesCard';
 import { FlowProgressCard } from './flow/FlowProgressCard';
 
 /**
- * `/admin/experiments/:id`: details, summary, results chart, participants, chat limits and budget, the model
+ * `/admin/experiments/:id`: details, status (draft, open, paused, closed, archived), summary, results chart, participants, chat limits and budget, the model
  * check, credentials, study logins (used and unused) and exports.
  */
 export function ExperimentDetailPage() {
@@ -56,6 +57,7 @@ export function ExperimentDetailPage() {
       ) : flow ? (
         <>
           <ExperimentDetailsCard experiment={experiment.data} showCodes={false} />
+          <LifecycleCard experiment={experiment.data} editable={canEdit()} />
           <StudyVersionCard experiment={experiment.data} />
           <FlowProgressCard experimentId={id} />
           <FlowCodesCard experimentId={id} editable={canEdit()} />
@@ -73,6 +75,7 @@ export function ExperimentDetailPage() {
       ) : (
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
+          <LifecycleCard experiment={experiment.data} editable={canEdit()} />
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
