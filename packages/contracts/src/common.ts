@@ -57,6 +57,8 @@ export const ErrorCode = z.enum([
   'EXPERIMENT_NOT_DRAFT',
   /** A study version an experiment pins cannot be deleted. */
   'STUDY_VERSION_PINNED',
+  /** Every place open to the participant's stratum is taken (the experiment's quotas). */
+  'QUOTA_FULL',
   /** A revoked study login: it can no longer log in. */
   'LOGIN_REVOKED',
   'MESSAGE_TOO_LONG',

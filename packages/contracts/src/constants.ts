@@ -192,3 +192,7 @@ export const EXPERIMENT_CLOSED_TEXT =
 /** What a revoked study login reads when it logs in (403 LOGIN_REVOKED). */
 export const LOGIN_REVOKED_TEXT =
   'This study login has been withdrawn by the research team and can no longer be used. If you were taking part, please contact the research team through Prolific.';
+
+/** What a participant reads when every place open to them is taken at the assignment (409 QUOTA_FULL). */
+export const QUOTA_FULL_TEXT =
+  'Sorry, all places in this study have now been filled, so you cannot continue. Please return your submission on Prolific. Thank you for your time.';

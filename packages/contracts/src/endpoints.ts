@@ -58,6 +58,8 @@ export const endpoints = {
     setState: endpoint<E['setState']>('PUT', '/api/experiments/:id/state'),
     remove: endpoint<E['remove']>('DELETE', '/api/experiments/:id'),
     revokeLogin: endpoint<E['revokeLogin']>('POST', '/api/experiments/:id/logins/revoke'),
+    quotas: endpoint<E['quotas']>('GET', '/api/experiments/:id/quotas'),
+    updateQuotas: endpoint<E['updateQuotas']>('PUT', '/api/experiments/:id/quotas'),
     updateCodes: endpoint<E['updateCodes']>('PUT', '/api/experiments/:id/completion-codes'),
     batchCredentials: endpoint<E['batchCredentials']>('POST', '/api/experiments/:id/batch-credentials'),
     logins: endpoint<E['logins']>('GET', '/api/experiments/:id/logins'),

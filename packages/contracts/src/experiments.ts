@@ -47,6 +47,38 @@ export const SetExperimentStateBody = z.object({ state: z.enum(EXPERIMENT_STATES
 export const DeleteExperimentReply = z.object({ id: Id, study_logins: z.number().int() });
 export type DeleteExperimentReply = z.infer<typeof DeleteExperimentReply>;
 
+/** The most participants a quota may hold. */
+export const QUOTA_MAX = 1_000_000;
+
+/**
+ * A quota (docs/decisions/0077): at most `max` real participants (previews not counted) assigned to the condition,
+ * in one stratum, or in all of them together when `stratum` is null. A full quota stops assignment to its cell.
+ */
+export const Quota = z.object({
+  condition: Condition,
+  stratum: LineText.trim().min(1, 'stratum cannot be empty: use null for every stratum').max(100).nullable(),
+  max: z
+    .number({ error: 'max must be a number' })
+    .int('max must be a whole number')
+    .min(1, 'max must be at least 1')
+    .max(QUOTA_MAX),
+});
+export type Quota = z.infer<typeof Quota>;
+
+/** Replaces the experiment's quotas (an empty list: no quotas). */
+export const UpdateQuotasBody = z.object({ quotas: z.array(Quota).max(200, 'At most 200 quotas') });
+
+export const QuotasReply = z.object({
+  /** Each quota with the real participants assigned to its cell so far. */
+  quotas: z.array(Quota.extend({ filled: z.number().int() })),
+  /** The conditions and strata of the pinned study a quota may name. */
+  conditions: z.array(z.string()),
+  strata: z.array(z.string()),
+  /** Every cell (condition x stratum) is full: new joins are refused as closed. */
+  full: z.boolean(),
+});
+export type QuotasReply = z.infer<typeof QuotasReply>;
+
 /** A study login to revoke, by its email (the list shows it). */
 export const RevokeLoginBody = z.object({ email: LineText.trim().min(1, 'email is required').max(320) });
 export const RevokeLoginReply = z.object({ email: z.string(), sessions_ended: z.number().int() });
@@ -213,6 +245,16 @@ export const experimentRoutes = {
     path: '/api/experiments/:id/logins',
     params: IdParams,
     reply: StudyLoginsReply,
+  }),
+  /** The experiment's quotas per condition and stratum, with how full each is (staff). */
+  quotas: defineRoute({ method: 'GET', path: '/api/experiments/:id/quotas', params: IdParams, reply: QuotasReply }),
+  /** Replaces the experiment's quotas (admins; audited). */
+  updateQuotas: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/quotas',
+    params: IdParams,
+    body: UpdateQuotasBody,
+    reply: QuotasReply,
   }),
   /** Revokes one study login: it cannot log in again and its sessions end at once (admins; audited). */
   revokeLogin: defineRoute({

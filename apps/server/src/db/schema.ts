@@ -81,6 +81,15 @@ export interface StudyLoginsTable {
   created_at: DbTimestamp;
 }
 
+/** A quota (docs/decisions/0077): at most `max_participants` real participants assigned to the condition in the
+ * stratum, or in every stratum together when `stratum` is ''. */
+export interface ExperimentQuotasTable {
+  experiment_id: string;
+  condition: string;
+  stratum: string;
+  max_participants: number;
+}
+
 /** One experiment's completion code for one pathway (docs/decisions/0046); no row: not configured. */
 export interface CompletionCodesTable {
   experiment_id: string;
@@ -354,6 +363,7 @@ export interface DB {
   audit_log: AuditLogTable;
   experiments: ExperimentsTable;
   completion_codes: CompletionCodesTable;
+  experiment_quotas: ExperimentQuotasTable;
   preview_links: PreviewLinksTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;

@@ -6,6 +6,7 @@ import { caller } from '../../plugins/auth.js';
 import { generateCredentials } from './credentials.service.js';
 import { listStudyLogins } from './study-logins.service.js';
 import { deleteExperiment, revokeStudyLogin, setExperimentState } from './lifecycle.service.js';
+import { getQuotas, updateQuotas } from './quotas.service.js';
 import {
   createExperiment,
   getCompletionCode,
@@ -116,6 +117,22 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
     experimentRoutes.logins,
     { ...admin, audit: { action: 'logins.view', target: (request) => experiment(request.params.id) } },
     (request) => listStudyLogins(deps, request.params.id),
+  );
+  route(app, experimentRoutes.quotas, staff, (request) => getQuotas(deps, request.params.id));
+  route(
+    app,
+    experimentRoutes.updateQuotas,
+    {
+      ...admin,
+      audit: {
+        action: 'experiment.quotas.update',
+        target: (request) => experiment(request.params.id),
+        details: (request) => ({
+          quotas: request.body.quotas.map((q) => ({ condition: q.condition, stratum: q.stratum, max: q.max })),
+        }),
+      },
+    },
+    (request) => updateQuotas(deps, request.params.id, request.body.quotas),
   );
   route(
     app,

@@ -14,6 +14,7 @@ import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { admitsNew } from '../chat/chat-limits.service.js';
 import { EXPERIMENT_NOT_FOUND, requireExperiment } from '../experiments/experiments.service.js';
 import { experimentStateOf, joinRefusal } from '../experiments/lifecycle.service.js';
+import { experimentFull } from '../experiments/quotas.service.js';
 import { experimentStudyView } from '../studies/studies.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
@@ -59,8 +60,9 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
  * (docs/decisions/0073). 404 for an unknown experiment.
  */
 export async function getAdmission(deps: AppDeps, chatDefaults: ChatLimits, experimentId: string): Promise<Admission> {
-  const state = await experimentStateOf(deps, experimentId);
-  if (state === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
+  const stored = await experimentStateOf(deps, experimentId);
+  if (stored === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
+  const state = stored === 'open' && (await experimentFull(deps, deps.database.db, experimentId)) ? 'closed' : stored;
   const refusal = joinRefusal(state);
   if (refusal) {
     return { admitting: false, message: refusal.message, reason: state === 'paused' ? 'paused' : 'closed' };
@@ -102,6 +104,10 @@ export async function createAssignment(
   if (facts.prolificIds.some((existing) => existing !== pid)) throw prolificMismatch();
   if (facts.withdrawn) throw prolificIdWithdrawn();
 
+  // Every quota cell full: no one new (read before the transaction, only when there are quotas; the assignment
+  // itself holds the quotas exactly, docs/decisions/0077).
+  const full = facts.hasQuotas && (await experimentFull(deps, db, input.experiment_id));
+
   const now = deps.clock();
   const id = deps.newId();
   const row = await db.transaction().execute(async (trx) => {
@@ -126,7 +132,7 @@ export async function createAssignment(
     });
     if (!inserted) throw conflict('You have already joined this experiment');
     // A paused, closed, draft or archived experiment takes no one new; one already in finishes (0077).
-    const refusal = joinRefusal(toExperimentState(facts.state));
+    const refusal = joinRefusal(full ? 'closed' : toExperimentState(facts.state));
     if (refusal) throw refusal;
     // Only a first join is refused, so a participant already in logs in again and finishes (0073).
     if ((await admitsNew(trx, chatDefaults, input.experiment_id)) === false) {
