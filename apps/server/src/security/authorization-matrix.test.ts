@@ -123,6 +123,17 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}` }),
     expect: [401, 403, 403, 403, 403, 409],
   },
+  'GET /api/experiments/:id/quotas': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/quotas` }),
+    expect: STAFF_READ,
+  },
+  'PUT /api/experiments/:id/quotas': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/quotas`,
+      body: { quotas: [{ condition: 'mmr', stratum: '3-4', max: 150 }] },
+    }),
+    expect: ADMIN_ONLY,
+  },
   'POST /api/experiments/:id/logins/revoke': {
     // A's account is no generated study login of the experiment: an admin learns that, the others nothing.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/logins/revoke`, body: { email: w.users.A.email } }),
