@@ -64,6 +64,8 @@ function handlers(over: Record<string, (call: Call) => Response> = {}) {
       }),
     [`GET ${base}/participants-detailed`]: () => json(200, rows),
     [`GET ${base}/logins`]: () => json(200, { total: 0, used: 0, unused: 0, logins: [] }),
+    [`GET ${base}/quotas`]: () =>
+      json(200, { quotas: [], conditions: ['mmr', 'control'], strata: ['1-2', '3-4', '5-6'], full: false }),
     ...over,
   });
 }
@@ -624,5 +626,70 @@ describe('experiment status', () => {
     expect(screen.getAllByText('Paused').length).toBeGreaterThan(0);
     expect(screen.queryByRole('button', { name: 'Open' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Close' })).toBeNull();
+  });
+});
+
+describe('quotas', () => {
+  it('lists the quotas with how full each is, and says when every place is taken', async () => {
+    handlers({
+      [`GET ${base}/quotas`]: () =>
+        json(200, {
+          quotas: [
+            { condition: 'mmr', stratum: null, max: 150, filled: 150 },
+            { condition: 'control', stratum: '3-4', max: 50, filled: 12 },
+          ],
+          conditions: ['mmr', 'control'],
+          strata: ['1-2', '3-4', '5-6'],
+          full: true,
+        }),
+    });
+    show();
+    const table = await screen.findByRole('region', { name: 'Quotas' });
+    expect(within(table).getByRole('row', { name: /mmr/ })).toHaveTextContent('mmrEvery stratum150Full150');
+    expect(within(table).getByRole('row', { name: /control/ })).toHaveTextContent('control3-41250');
+    expect(
+      screen.getByText('Every place is taken: new participants are told the study is closed.'),
+    ).toBeInTheDocument();
+  });
+
+  it('edits them: adds one per stratum, checks the number, saves, and shows the server refusal', async () => {
+    let saved: unknown = null;
+    const calls = handlers({
+      [`PUT ${base}/quotas`]: (call) => {
+        saved = call.body;
+        const quotas = (call.body as { quotas: { condition: string; stratum: string | null; max: number }[] }).quotas;
+        if (quotas.some((q) => q.max > 1000)) {
+          return json(400, { error: 'quotas.0.max: too many', code: 'VALIDATION_FAILED' });
+        }
+        return json(200, {
+          quotas: quotas.map((q) => ({ ...q, filled: 0 })),
+          conditions: ['mmr', 'control'],
+          strata: ['1-2', '3-4', '5-6'],
+          full: false,
+        });
+      },
+    });
+    show();
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Edit quotas' }));
+    await ui.click(screen.getByRole('button', { name: 'Add quota' }));
+    const quota = screen.getByRole('group', { name: 'Quota 1' });
+    await ui.selectOptions(within(quota).getByLabelText('Condition'), 'control');
+    await ui.selectOptions(within(quota).getByLabelText('Stratum'), '5-6');
+    await ui.click(screen.getByRole('button', { name: 'Save quotas' }));
+    expect(await screen.findByText(/Quota 1: the most participants must be a whole number/)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await ui.type(within(quota).getByLabelText('Most participants'), '5000');
+    await ui.click(screen.getByRole('button', { name: 'Save quotas' }));
+    expect(await screen.findByText('quotas.0.max: too many')).toBeInTheDocument();
+
+    await ui.clear(within(quota).getByLabelText('Most participants'));
+    await ui.type(within(quota).getByLabelText('Most participants'), '40');
+    await ui.click(screen.getByRole('button', { name: 'Save quotas' }));
+    expect(await screen.findByText('Quotas saved.')).toBeInTheDocument();
+    expect(saved).toEqual({ quotas: [{ condition: 'control', stratum: '5-6', max: 40 }] });
+    const table = screen.getByRole('region', { name: 'Quotas' });
+    expect(within(table).getByRole('row', { name: /control/ })).toHaveTextContent('control5-6040');
   });
 });

@@ -11,6 +11,7 @@ import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
 import { LifecycleCard } from './LifecycleCard';
+import { QuotasCard } from './QuotasCard';
 import { ExportsPanel } from './ExportsPanel';
 import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
@@ -58,6 +59,7 @@ export function ExperimentDetailPage() {
         <>
           <ExperimentDetailsCard experiment={experiment.data} showCodes={false} />
           <LifecycleCard experiment={experiment.data} editable={canEdit()} />
+          <QuotasCard experimentId={id} editable={canEdit()} />
           <StudyVersionCard experiment={experiment.data} />
           <FlowProgressCard experimentId={id} />
           <FlowCodesCard experimentId={id} editable={canEdit()} />
@@ -76,6 +78,7 @@ export function ExperimentDetailPage() {
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
           <LifecycleCard experiment={experiment.data} editable={canEdit()} />
+          <QuotasCard experimentId={id} editable={canEdit()} />
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">

@@ -1,4 +1,4 @@
-import { endpoints, type Condition, type Experiment, type ExperimentState } from '@studychat/contracts/web';
+import { endpoints, type Condition, type Experiment, type ExperimentState, type Quota } from '@studychat/contracts/web';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
@@ -118,5 +118,24 @@ export function useRevokeLogin(id: string) {
   return useMutation({
     mutationFn: (email: string) => api(endpoints.experiments.revokeLogin, { params: { id }, body: { email } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: loginsKey(id) }),
+  });
+}
+
+const quotasKey = (id: string) => [...experimentKey(id), 'quotas'] as const;
+
+/** The experiment's quotas with how full each is (docs/decisions/0077). */
+export function useQuotas(id: string) {
+  return useQuery({
+    queryKey: quotasKey(id),
+    queryFn: ({ signal }) => api(endpoints.experiments.quotas, { params: { id }, signal }),
+  });
+}
+
+/** Replaces the experiment's quotas; the reply is the new list. */
+export function useSaveQuotas(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (quotas: Quota[]) => api(endpoints.experiments.updateQuotas, { params: { id }, body: { quotas } }),
+    onSuccess: (reply) => queryClient.setQueryData(quotasKey(id), reply),
   });
 }
