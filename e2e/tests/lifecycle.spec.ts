@@ -1,12 +1,13 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { EXPERIMENT_PAUSED_TEXT, LOGIN_REVOKED_TEXT } from '@studychat/contracts/web';
-import { loginAsAdmin } from '../support/admin';
+import { EXPERIMENT_CLOSED_TEXT, EXPERIMENT_PAUSED_TEXT, LOGIN_REVOKED_TEXT } from '@studychat/contracts/web';
+import { completeParticipantViaApi, loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
 import { analyzeSettled } from '../support/axe';
 import { consentAndChoose, expectCode, landAndLogin, landingUrl, type ParticipantSetup } from '../support/participant';
 
 // Issue 34 (docs/decisions/0077): an experiment paused mid-study lets the participant inside finish while a new
-// one sees the paused page; a study login revoked while in use is logged out and told it was withdrawn.
+// one sees the paused page; a study login revoked while in use is logged out and told it was withdrawn; once every
+// quota is full, a newcomer sees the closed page.
 
 /** The admin in a browser of their own (the participant's token lives in the other one). */
 async function adminPage(browser: Browser): Promise<Page> {
@@ -110,4 +111,43 @@ test('revoking a login in use logs its participant out, and the login then says 
   await expect(page.getByText(LOGIN_REVOKED_TEXT)).toBeVisible();
   expect((await analyzeSettled(page)).violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: '/tmp/lifecycle-revoked-landing.png', fullPage: true });
+});
+
+test('a full quota: set on the experiment page, the arms fill, and a newcomer sees the closed page', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const api = await AdminApi.login(request);
+  const experiment = await api.createExperiment(`Full quota ${Date.now()}`);
+  const [first, second] = await api.credentials(experiment.id, 2);
+  if (!first || !second) throw new Error('no credentials generated');
+
+  const admin = await adminPage(browser);
+  await admin.goto(`/admin/experiments/${experiment.id}`);
+  await admin.getByRole('button', { name: 'Edit quotas' }).click();
+  for (const [i, condition] of ['mmr', 'control'].entries()) {
+    await admin.getByRole('button', { name: 'Add quota' }).click();
+    const quota = admin.getByRole('group', { name: `Quota ${i + 1}` });
+    await quota.getByLabel('Condition').selectOption(condition);
+    await quota.getByLabel('Most participants').fill('1');
+  }
+  expect((await analyzeSettled(admin)).violations.map((v) => v.id)).toEqual([]);
+  await admin.getByRole('button', { name: 'Save quotas' }).click();
+  await expect(admin.getByText('Quotas saved.')).toBeVisible();
+
+  // Two participants fill one place in each arm.
+  const a = await completeParticipantViaApi(request, experiment.id, first);
+  const b = await completeParticipantViaApi(request, experiment.id, second);
+  expect([a.condition, b.condition].sort()).toEqual(['control', 'mmr']);
+
+  await admin.reload();
+  await expect(admin.getByText('Every place is taken: new participants are told the study is closed.')).toBeVisible();
+  await admin.screenshot({ path: '/tmp/lifecycle-quotas-full.png', fullPage: true });
+
+  await page.goto(landingUrl({ experimentId: experiment.id, prolificPid: pid('FULL') }));
+  await expect(page.getByText('This study is closed to new participants.')).toBeVisible();
+  await expect(page.getByText(EXPERIMENT_CLOSED_TEXT)).toBeVisible();
+  await expect(page.getByLabel('Study email')).toHaveCount(0);
 });
