@@ -126,7 +126,7 @@ test('a full quota: set on the experiment page, the arms fill, and a newcomer se
 
   const admin = await adminPage(browser);
   await admin.goto(`/admin/experiments/${experiment.id}`);
-  await admin.getByRole('button', { name: 'Edit quotas' }).click();
+  await admin.getByRole('button', { name: 'Set quotas' }).click();
   for (const [i, condition] of ['mmr', 'control'].entries()) {
     await admin.getByRole('button', { name: 'Add quota' }).click();
     const quota = admin.getByRole('group', { name: `Quota ${i + 1}` });

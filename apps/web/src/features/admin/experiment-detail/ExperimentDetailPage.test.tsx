@@ -671,7 +671,7 @@ describe('quotas', () => {
     });
     show();
     const ui = userEvent.setup();
-    await ui.click(await screen.findByRole('button', { name: 'Edit quotas' }));
+    await ui.click(await screen.findByRole('button', { name: 'Set quotas' }));
     await ui.click(screen.getByRole('button', { name: 'Add quota' }));
     const quota = screen.getByRole('group', { name: 'Quota 1' });
     await ui.selectOptions(within(quota).getByLabelText('Condition'), 'control');

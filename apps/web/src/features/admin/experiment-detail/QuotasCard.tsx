@@ -206,7 +206,7 @@ function QuotasBody({ experimentId, data, editable }: { experimentId: string; da
             setDrafts(data.quotas.map(toDraft));
           }}
         >
-          Edit quotas
+          Set quotas
         </Button>
       )}
     </div>
