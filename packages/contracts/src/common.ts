@@ -47,6 +47,20 @@ export const ErrorCode = z.enum([
   'BUDGET_BUSY',
   /** The experiment admits no new participants (its chat budget is nearly spent); those already in finish. */
   'NOT_ADMITTING',
+  /** The experiment is paused: no new participants for now; those already in finish (docs/decisions/0077). */
+  'EXPERIMENT_PAUSED',
+  /** The experiment is a draft, closed or archived: no new participants. */
+  'EXPERIMENT_CLOSED',
+  /** A change of state the lifecycle does not allow from the current state. */
+  'STATE_TRANSITION_INVALID',
+  /** Only a draft experiment can be deleted. */
+  'EXPERIMENT_NOT_DRAFT',
+  /** A study version an experiment pins cannot be deleted. */
+  'STUDY_VERSION_PINNED',
+  /** Every place open to the participant's stratum is taken (the experiment's quotas). */
+  'QUOTA_FULL',
+  /** A revoked study login: it can no longer log in. */
+  'LOGIN_REVOKED',
   'MESSAGE_TOO_LONG',
   'MODEL_UNAVAILABLE',
   /** A study definition that does not pass the schema; the reply lists the problems (`issues`). */

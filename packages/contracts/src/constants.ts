@@ -146,7 +146,7 @@ export const CREDENTIAL_COUNT_DEFAULT = 10;
  * Where a generated study login stands for its experiment: never used; logged in but not joined; joined
  * (has an assignment); completed (a completion was recorded). Anything but `unused` counts as used.
  */
-export const STUDY_LOGIN_STATUSES = ['unused', 'logged_in', 'joined', 'completed'] as const;
+export const STUDY_LOGIN_STATUSES = ['unused', 'logged_in', 'joined', 'completed', 'revoked'] as const;
 export type StudyLoginStatus = (typeof STUDY_LOGIN_STATUSES)[number];
 export const PROLIFIC_ID_MAX = 64;
 
@@ -159,3 +159,43 @@ export const PROLIFIC_COMPLETION_URL = 'https://app.prolific.com/submissions/com
 
 /** The periods the monitor's provider-health table shows, in minutes back from now (docs/decisions/0076). */
 export const PROVIDER_HEALTH_PERIODS = [15, 60, 1440] as const;
+
+/**
+ * An experiment's lifecycle (issue 34, docs/decisions/0077): draft (set up, no joins), open (joins), paused (no new
+ * joins; those in finish), closed (no new joins; those in finish), archived (hidden from lists, data kept, no joins).
+ */
+export const EXPERIMENT_STATES = ['draft', 'open', 'paused', 'closed', 'archived'] as const;
+export type ExperimentState = (typeof EXPERIMENT_STATES)[number];
+
+/** A stored state as the contract's; anything unknown reads as closed (nobody new joins). */
+export function toExperimentState(value: string | null | undefined): ExperimentState {
+  return (EXPERIMENT_STATES as readonly string[]).includes(value ?? '') ? (value as ExperimentState) : 'closed';
+}
+
+/**
+ * The changes an admin may make, from each state. Open goes back to draft only while no one has joined (the
+ * server checks); archived is reached only from closed or draft, and leaves only to closed.
+ */
+export const EXPERIMENT_TRANSITIONS: Readonly<Record<ExperimentState, readonly ExperimentState[]>> = {
+  draft: ['open', 'archived'],
+  open: ['paused', 'closed', 'draft'],
+  paused: ['open', 'closed'],
+  closed: ['open', 'archived'],
+  archived: ['closed'],
+};
+
+/** What someone who tries to join a paused experiment reads (403 EXPERIMENT_PAUSED, and the landing page). */
+export const EXPERIMENT_PAUSED_TEXT =
+  'This study is paused and is not taking new participants right now. Please try again later, or return your submission on Prolific. Thank you for your interest.';
+
+/** What someone who tries to join a draft, closed or archived experiment reads (403 EXPERIMENT_CLOSED). */
+export const EXPERIMENT_CLOSED_TEXT =
+  'This study is closed and is not taking new participants, so you cannot start it. Please return your submission on Prolific. Thank you for your interest.';
+
+/** What a revoked study login reads when it logs in (403 LOGIN_REVOKED). */
+export const LOGIN_REVOKED_TEXT =
+  'This study login has been withdrawn by the research team and can no longer be used. If you were taking part, please contact the research team through Prolific.';
+
+/** What a participant reads when every place open to them is taken at the assignment (409 QUOTA_FULL). */
+export const QUOTA_FULL_TEXT =
+  'Sorry, all places in this study have now been filled, so you cannot continue. Please return your submission on Prolific. Thank you for your time.';

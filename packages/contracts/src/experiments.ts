@@ -7,6 +7,7 @@ import {
   CREDENTIAL_BATCH_MAX,
   EXPERIMENT_DESCRIPTION_MAX,
   EXPERIMENT_NAME_MAX,
+  EXPERIMENT_STATES,
   EXPORT_FILES,
   PARTICIPANT_STATUSES,
   PROLIFIC_ID_MAX,
@@ -29,10 +30,59 @@ export const Experiment = z.object({
   completion_codes: CompletionCodes,
   /** The study version the experiment runs (issue 14); null only before the default is seeded. */
   study_version_id: Id.nullable(),
+  /** draft, open, paused, closed or archived (docs/decisions/0077). */
+  state: z.enum(EXPERIMENT_STATES),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 export type Experiment = z.infer<typeof Experiment>;
+
+/** The experiments list leaves archived experiments out unless `include_archived=true`. */
+export const ListExperimentsQuery = z.object({ include_archived: z.enum(['true', 'false']).optional() });
+
+/** A change of the experiment's state (the transitions allowed are EXPERIMENT_TRANSITIONS). */
+export const SetExperimentStateBody = z.object({ state: z.enum(EXPERIMENT_STATES) });
+
+/** What deleting a draft experiment removed. */
+export const DeleteExperimentReply = z.object({ id: Id, study_logins: z.number().int() });
+export type DeleteExperimentReply = z.infer<typeof DeleteExperimentReply>;
+
+/** The most participants a quota may hold. */
+export const QUOTA_MAX = 1_000_000;
+
+/**
+ * A quota (docs/decisions/0077): at most `max` real participants (previews not counted) assigned to the condition,
+ * in one stratum, or in all of them together when `stratum` is null. A full quota stops assignment to its cell.
+ */
+export const Quota = z.object({
+  condition: Condition,
+  stratum: LineText.trim().min(1, 'stratum cannot be empty: use null for every stratum').max(100).nullable(),
+  max: z
+    .number({ error: 'max must be a number' })
+    .int('max must be a whole number')
+    .min(1, 'max must be at least 1')
+    .max(QUOTA_MAX),
+});
+export type Quota = z.infer<typeof Quota>;
+
+/** Replaces the experiment's quotas (an empty list: no quotas). */
+export const UpdateQuotasBody = z.object({ quotas: z.array(Quota).max(200, 'At most 200 quotas') });
+
+export const QuotasReply = z.object({
+  /** Each quota with the real participants assigned to its cell so far. */
+  quotas: z.array(Quota.extend({ filled: z.number().int() })),
+  /** The conditions and strata of the pinned study a quota may name. */
+  conditions: z.array(z.string()),
+  strata: z.array(z.string()),
+  /** Every cell (condition x stratum) is full: new joins are refused as closed. */
+  full: z.boolean(),
+});
+export type QuotasReply = z.infer<typeof QuotasReply>;
+
+/** A study login to revoke, by its email (the list shows it). */
+export const RevokeLoginBody = z.object({ email: LineText.trim().min(1, 'email is required').max(320) });
+export const RevokeLoginReply = z.object({ email: z.string(), sessions_ended: z.number().int() });
+export type RevokeLoginReply = z.infer<typeof RevokeLoginReply>;
 
 const Name = LineText.trim().min(1, 'Name is required').max(EXPERIMENT_NAME_MAX);
 const Description = FreeText.trim().max(EXPERIMENT_DESCRIPTION_MAX);
@@ -138,7 +188,12 @@ export const ExportParams = z.object({ id: Id, file: z.enum(EXPORT_FILES) });
 export const ExportQuery = z.object({ include_tests: z.enum(['true', 'false']).optional() });
 
 export const experimentRoutes = {
-  list: defineRoute({ method: 'GET', path: '/api/experiments', reply: z.array(Experiment) }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/experiments',
+    query: ListExperimentsQuery,
+    reply: z.array(Experiment),
+  }),
   create: defineRoute({
     method: 'POST',
     path: '/api/experiments',
@@ -153,6 +208,21 @@ export const experimentRoutes = {
     params: IdParams,
     body: UpdateExperimentBody,
     reply: Experiment,
+  }),
+  /** Changes the experiment's state (admins; audited with from and to). */
+  setState: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/state',
+    params: IdParams,
+    body: SetExperimentStateBody,
+    reply: Experiment,
+  }),
+  /** Deletes a draft experiment no participant joined, with its codes and study logins (admins; audited). */
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/experiments/:id',
+    params: IdParams,
+    reply: DeleteExperimentReply,
   }),
   updateCodes: defineRoute({
     method: 'PUT',
@@ -175,6 +245,24 @@ export const experimentRoutes = {
     path: '/api/experiments/:id/logins',
     params: IdParams,
     reply: StudyLoginsReply,
+  }),
+  /** The experiment's quotas per condition and stratum, with how full each is (staff). */
+  quotas: defineRoute({ method: 'GET', path: '/api/experiments/:id/quotas', params: IdParams, reply: QuotasReply }),
+  /** Replaces the experiment's quotas (admins; audited). */
+  updateQuotas: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/quotas',
+    params: IdParams,
+    body: UpdateQuotasBody,
+    reply: QuotasReply,
+  }),
+  /** Revokes one study login: it cannot log in again and its sessions end at once (admins; audited). */
+  revokeLogin: defineRoute({
+    method: 'POST',
+    path: '/api/experiments/:id/logins/revoke',
+    params: IdParams,
+    body: RevokeLoginBody,
+    reply: RevokeLoginReply,
   }),
   completionCode: defineRoute({
     method: 'GET',

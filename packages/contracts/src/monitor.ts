@@ -3,6 +3,7 @@ import { defineRoute } from './route.js';
 import { CHAT_LIMIT_REASONS } from './chat-limits.js';
 import { Condition, Id, IdParams, Pathway, Timestamp } from './common.js';
 import {
+  EXPERIMENT_STATES,
   JOURNEY_STEPS,
   MONITOR_FUNNEL_STEPS,
   MONITOR_STALE_MINUTES_MAX,
@@ -168,6 +169,8 @@ export const MonitorReply = z.object({
   generated_at: Timestamp,
   /** Position in the journey event log the snapshot includes (the stream's cursor). */
   seq: z.number().int(),
+  /** The experiment's state (docs/decisions/0077): draft, open, paused, closed or archived. */
+  state: z.enum(EXPERIMENT_STATES),
   settings: MonitorSettings,
   summary: FullParticipantSummary,
   funnel: MonitorFunnel,

@@ -64,7 +64,12 @@ export const AssignmentReply = Assignment.extend({
 });
 
 /** Whether an experiment takes new participants; `message` is what the landing page shows when it does not. */
-export const Admission = z.object({ admitting: z.boolean(), message: z.string().nullable() });
+export const Admission = z.object({
+  admitting: z.boolean(),
+  message: z.string().nullable(),
+  /** Why not, when the experiment's state refuses (docs/decisions/0077): paused, or closed (draft, closed, archived). */
+  reason: z.enum(['paused', 'closed']).optional(),
+});
 export type Admission = z.infer<typeof Admission>;
 export type AssignmentReply = z.infer<typeof AssignmentReply>;
 

@@ -92,6 +92,13 @@ export const studyRoutes = {
     body: UpdateStudyVersionBody,
     reply: StudyVersion,
   }),
+  /** Deletes a version no experiment pins and no participant ran (admins; audited; docs/decisions/0077). */
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/api/admin/study-versions/:id',
+    params: IdParams,
+    reply: z.object({ id: Id }),
+  }),
   check: defineRoute({
     method: 'POST',
     path: '/api/admin/study-versions/check',

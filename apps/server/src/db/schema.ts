@@ -21,6 +21,8 @@ export interface UsersTable {
   totp_enabled_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   /** The last TOTP time step accepted: a code is never accepted twice. */
   totp_last_step: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** Set when the account was revoked (a study login, docs/decisions/0077): it can no longer log in. */
+  disabled_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
   last_login_at: DbTimestamp | null;
@@ -79,6 +81,15 @@ export interface StudyLoginsTable {
   created_at: DbTimestamp;
 }
 
+/** A quota (docs/decisions/0077): at most `max_participants` real participants assigned to the condition in the
+ * stratum, or in every stratum together when `stratum` is ''. */
+export interface ExperimentQuotasTable {
+  experiment_id: string;
+  condition: string;
+  stratum: string;
+  max_participants: number;
+}
+
 /** One experiment's completion code for one pathway (docs/decisions/0046); no row: not configured. */
 export interface CompletionCodesTable {
   experiment_id: string;
@@ -116,6 +127,8 @@ export interface ExperimentsTable {
   target_sample_size: ColumnType<number | null, number | null | undefined, number | null>;
   /** The study version the experiment runs (study_versions.id); null only before the default is seeded. */
   study_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** draft | open | paused | closed | archived (docs/decisions/0077); open for every experiment made before. */
+  state: ColumnType<string, string | undefined, string>;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
 }
@@ -350,6 +363,7 @@ export interface DB {
   audit_log: AuditLogTable;
   experiments: ExperimentsTable;
   completion_codes: CompletionCodesTable;
+  experiment_quotas: ExperimentQuotasTable;
   preview_links: PreviewLinksTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;

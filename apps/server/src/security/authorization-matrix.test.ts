@@ -114,6 +114,31 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}`, body: { name: 'Renamed' } }),
     expect: ADMIN_ONLY,
   },
+  'PUT /api/experiments/:id/state': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/state`, body: { state: 'paused' } }),
+    expect: ADMIN_ONLY,
+  },
+  'DELETE /api/experiments/:id': {
+    // The world's experiment is open with participants: an admin is refused for that, the others before it.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}` }),
+    expect: [401, 403, 403, 403, 403, 409],
+  },
+  'GET /api/experiments/:id/quotas': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/quotas` }),
+    expect: STAFF_READ,
+  },
+  'PUT /api/experiments/:id/quotas': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/quotas`,
+      body: { quotas: [{ condition: 'mmr', stratum: '3-4', max: 150 }] },
+    }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/experiments/:id/logins/revoke': {
+    // A's account is no generated study login of the experiment: an admin learns that, the others nothing.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/logins/revoke`, body: { email: w.users.A.email } }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
   'PUT /api/experiments/:id/completion-codes': {
     request: (w) => ({
       url: `/api/experiments/${w.experimentId}/completion-codes`,
@@ -140,6 +165,10 @@ const MATRIX: Record<string, Row> = {
   },
   'PUT /api/admin/study-versions/:id': {
     request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}`, body: { label: 'Renamed' } }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
+  'DELETE /api/admin/study-versions/:id': {
+    request: () => ({ url: `/api/admin/study-versions/${NO_SUCH_ID}` }),
     expect: [401, 403, 403, 403, 403, 404],
   },
   'POST /api/admin/study-versions/check': {

@@ -1,4 +1,4 @@
-import type { LoginResult, Role } from '@studychat/contracts';
+import { LOGIN_REVOKED_TEXT, type LoginResult, type Role } from '@studychat/contracts';
 import type { UserRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
@@ -98,6 +98,11 @@ export async function login(
     throw error;
   }
   if (!user || !valid) throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+  // A revoked study login (docs/decisions/0077): told so only once its password was right.
+  if (user.disabled_at) {
+    await reservation.cancel();
+    throw new AppError(403, 'LOGIN_REVOKED', LOGIN_REVOKED_TEXT);
+  }
   try {
     await checkSecondFactor(ctx, user, input.totp, now);
   } catch (error) {
@@ -139,5 +144,5 @@ export async function logout(ctx: AuthContext, sessionId: string): Promise<void>
 
 // The auth module's public API for other modules (a preview signs its test participant in; the monitor's stream
 // ends for a session no longer active).
-export { activeStaffSessionIds, insertSession } from './session.repository.js';
+export { activeStaffSessionIds, insertSession, revokeUserSessions } from './session.repository.js';
 export { setLastLogin } from './credentials.repository.js';

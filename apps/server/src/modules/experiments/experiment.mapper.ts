@@ -1,4 +1,4 @@
-import type { CompletionCodes, Experiment } from '@studychat/contracts';
+import { toExperimentState, type CompletionCodes, type Experiment } from '@studychat/contracts';
 import type { ExperimentRow } from '../../db/schema.js';
 import { toIso } from '../../db/values.js';
 
@@ -10,6 +10,7 @@ export function toExperiment(row: ExperimentRow, codes: CompletionCodes): Experi
     description: row.description,
     completion_codes: { ...codes },
     study_version_id: row.study_version_id,
+    state: toExperimentState(row.state),
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   };

@@ -3,8 +3,11 @@ import type { ChatLimitOverrides } from '@studychat/contracts';
 import type { DB, ExperimentRow, ExperimentsTable } from '../../db/schema.js';
 import { CHAT_LIMIT_COLUMN, toChatLimitOverrides } from './chat-limit-columns.js';
 
-export function listExperimentRows(db: Kysely<DB>): Promise<ExperimentRow[]> {
-  return db.selectFrom('experiments').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+/** Newest first; archived experiments only when asked for. */
+export function listExperimentRows(db: Kysely<DB>, includeArchived = true): Promise<ExperimentRow[]> {
+  let query = db.selectFrom('experiments').selectAll();
+  if (!includeArchived) query = query.where('state', '<>', 'archived');
+  return query.orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
 export function findExperimentById(db: Kysely<DB>, id: string): Promise<ExperimentRow | undefined> {

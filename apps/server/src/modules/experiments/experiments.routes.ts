@@ -5,6 +5,8 @@ import { route } from '../../lib/route.js';
 import { caller } from '../../plugins/auth.js';
 import { generateCredentials } from './credentials.service.js';
 import { listStudyLogins } from './study-logins.service.js';
+import { deleteExperiment, revokeStudyLogin, setExperimentState } from './lifecycle.service.js';
+import { getQuotas, updateQuotas } from './quotas.service.js';
 import {
   createExperiment,
   getCompletionCode,
@@ -22,7 +24,9 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
   const admin = { guards: [guards.requireAdmin] };
   const experiment = (id: string) => ({ type: 'experiment', id });
 
-  route(app, experimentRoutes.list, staff, () => listExperiments(deps));
+  route(app, experimentRoutes.list, staff, (request) =>
+    listExperiments(deps, request.query.include_archived === 'true'),
+  );
   route(
     app,
     experimentRoutes.create,
@@ -42,6 +46,38 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
       },
     },
     (request) => updateExperiment(deps, request.params.id, request.body),
+  );
+  // The state an experiment left, per request, for the audit entry of the change (docs/decisions/0077).
+  const leftState = new WeakMap<object, string>();
+  route(
+    app,
+    experimentRoutes.setState,
+    {
+      ...admin,
+      audit: {
+        action: 'experiment.state',
+        target: (request) => experiment(request.params.id),
+        details: (request) => ({ from: leftState.get(request) ?? null, to: request.body.state }),
+      },
+    },
+    async (request) => {
+      const { experiment: changed, from } = await setExperimentState(deps, request.params.id, request.body.state);
+      leftState.set(request, from);
+      return changed;
+    },
+  );
+  route(
+    app,
+    experimentRoutes.remove,
+    {
+      ...admin,
+      audit: {
+        action: 'experiment.delete',
+        target: (request) => experiment(request.params.id),
+        details: (_request, deleted) => ({ study_logins: deleted.study_logins }),
+      },
+    },
+    (request) => deleteExperiment(deps, request.params.id),
   );
   route(
     app,
@@ -81,6 +117,35 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
     experimentRoutes.logins,
     { ...admin, audit: { action: 'logins.view', target: (request) => experiment(request.params.id) } },
     (request) => listStudyLogins(deps, request.params.id),
+  );
+  route(app, experimentRoutes.quotas, staff, (request) => getQuotas(deps, request.params.id));
+  route(
+    app,
+    experimentRoutes.updateQuotas,
+    {
+      ...admin,
+      audit: {
+        action: 'experiment.quotas.update',
+        target: (request) => experiment(request.params.id),
+        details: (request) => ({
+          quotas: request.body.quotas.map((q) => ({ condition: q.condition, stratum: q.stratum, max: q.max })),
+        }),
+      },
+    },
+    (request) => updateQuotas(deps, request.params.id, request.body.quotas),
+  );
+  route(
+    app,
+    experimentRoutes.revokeLogin,
+    {
+      ...admin,
+      audit: {
+        action: 'login.revoke',
+        target: (request) => experiment(request.params.id),
+        details: (_request, revoked) => ({ email: revoked.email, sessions_ended: revoked.sessions_ended }),
+      },
+    },
+    (request) => revokeStudyLogin(deps, request.params.id, request.body.email),
   );
   route(app, experimentRoutes.completionCode, { guards: [guards.requireUser] }, (request) =>
     getCompletionCode(deps, caller(request), request.params.id, request.query.pathway),

@@ -61,9 +61,10 @@ export function findExperiment(deps: AppDeps, id: string): Promise<ExperimentRow
   return findExperimentById(deps.database.db, id);
 }
 
-export async function listExperiments(deps: AppDeps): Promise<Experiment[]> {
+/** Every experiment, newest first; archived ones only with `includeArchived` (docs/decisions/0077). */
+export async function listExperiments(deps: AppDeps, includeArchived = true): Promise<Experiment[]> {
   const { db } = deps.database;
-  const rows = await listExperimentRows(db);
+  const rows = await listExperimentRows(db, includeArchived);
   const codes = await findCompletionCodes(
     db,
     rows.map((r) => r.id),

@@ -2,10 +2,13 @@ import type { StudyLogin, StudyLoginStatus } from '@studychat/contracts';
 import { toIso, toIsoOrNull } from '../../db/values.js';
 import type { StudyLoginRow } from './study-logins.repository.js';
 
-/** Used means joined or logged in: completed, then joined, then logged in, else unused. */
+/** Revoked above all; used means joined or logged in: completed, then joined, then logged in, else unused. */
 export function studyLoginStatus(
-  row: Pick<StudyLoginRow, 'assignment_id' | 'completed_at' | 'last_login_at'>,
+  row: Pick<StudyLoginRow, 'assignment_id' | 'completed_at' | 'last_login_at'> & {
+    disabled_at?: StudyLoginRow['disabled_at'] | undefined;
+  },
 ): StudyLoginStatus {
+  if (row.disabled_at) return 'revoked';
   if (row.completed_at) return 'completed';
   if (row.assignment_id) return 'joined';
   if (row.last_login_at) return 'logged_in';

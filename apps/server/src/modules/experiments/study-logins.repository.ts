@@ -22,6 +22,7 @@ export function listStudyLoginRows(db: Kysely<DB>, experimentId: string) {
       's.batch_id',
       's.created_at',
       'u.last_login_at',
+      'u.disabled_at',
       'a.id as assignment_id',
       'a.prolific_pid',
       'a.completed_at',

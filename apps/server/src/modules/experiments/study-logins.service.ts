@@ -6,7 +6,10 @@ import { EXPERIMENT_NOT_FOUND } from './experiments.service.js';
 import { toStudyLogin } from './study-login.mapper.js';
 import { listStudyLoginRows } from './study-logins.repository.js';
 
-/** The experiment's study logins with used and unused counts (passwords are never stored in clear). */
+/**
+ * The experiment's study logins with used and unused counts (passwords are never stored in clear). A revoked login
+ * is not unused: it cannot be handed out again.
+ */
 export async function listStudyLogins(deps: AppDeps, experimentId: string): Promise<StudyLoginsReply> {
   const { db } = deps.database;
   if (!(await findExperimentById(db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);

@@ -366,6 +366,39 @@ describe.each(TEST_DIALECTS)('studies written as flows on %s', (dialect) => {
     expect(strata.map((s) => s.stratum).sort()).toEqual(['high mood', 'low mood']);
   });
 
+  it('holds quotas on its randomise step: a full stratum cell is passed over, every cell full closes joining', async () => {
+    const experimentId = await experimentOf(rulesFlow);
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const quotasUrl = `/api/experiments/${experimentId}/quotas`;
+    const cells = expectJson<{ conditions: string[]; strata: string[] }>(await send(t(), admin, 'GET', quotasUrl), 200);
+    expect(cells).toMatchObject({ conditions: ['heavy', 'light'], strata: ['low mood', 'high mood', 'unbinned'] });
+    const heavyLow = { condition: 'heavy', stratum: 'low mood', max: 1 };
+    expectJson(await send(t(), admin, 'PUT', quotasUrl, { quotas: [heavyLow] }), 200);
+    const low: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const user = await flowParticipant(t(), experimentId);
+      low.push(String((await walk(t(), user, experimentId, { answers: { ...ABOUT, mood: 1 } })).condition));
+    }
+    // Weights 3:1 would give three heavy in four; the cell holds one.
+    expect(low.filter((c) => c === 'heavy')).toHaveLength(1);
+    expect(low.filter((c) => c === 'light')).toHaveLength(3);
+
+    // Every cell full: both conditions at their quota everywhere.
+    const everywhere = [
+      { condition: 'heavy', stratum: null, max: 1 },
+      { condition: 'light', stratum: null, max: 3 },
+    ];
+    const reply = expectJson<{ full: boolean }>(await send(t(), admin, 'PUT', quotasUrl, { quotas: everywhere }), 200);
+    expect(reply.full).toBe(true);
+    const latecomer = await createAndLogin(t());
+    const join = { user_id: latecomer.id, experiment_id: experimentId, prolific_pid: 'PID-LATE' };
+    expect(expectJson<{ code: string }>(await send(t(), latecomer, 'POST', '/api/participants', join), 403).code).toBe(
+      'EXPERIMENT_CLOSED',
+    );
+    const bad = await send(t(), admin, 'PUT', quotasUrl, { quotas: [{ condition: 'mmr', stratum: null, max: 1 }] });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it("keeps each study's routes to its own: 409 both ways, and codes only for the flow's pathways", async () => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const builtIn = (await createExperiment(t(), admin)).id;

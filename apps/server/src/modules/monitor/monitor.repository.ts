@@ -145,7 +145,7 @@ export function findMonitorSettings(db: Kysely<DB>, experimentId: string) {
   return db
     .selectFrom('experiments')
     .where('id', '=', experimentId)
-    .select(['monitor_stale_minutes', 'target_sample_size'])
+    .select(['monitor_stale_minutes', 'target_sample_size', 'state'])
     .executeTakeFirst();
 }
 

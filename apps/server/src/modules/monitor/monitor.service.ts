@@ -13,6 +13,8 @@ import {
   type MonitorSettings,
   type Pathway,
   type StudyDefinition,
+  toExperimentState,
+  type ExperimentState,
 } from '@studychat/contracts';
 import type { Database } from '../../db/database.js';
 import { parseJsonObject, toBool, toIso, toMillis, toNumber } from '../../db/values.js';
@@ -57,9 +59,17 @@ function toSettings(row: { monitor_stale_minutes: number | null; target_sample_s
 }
 
 async function requireSettings(database: Database, experimentId: string): Promise<MonitorSettings> {
+  return (await requireSettingsAndState(database, experimentId)).settings;
+}
+
+/** The settings with the experiment's state (docs/decisions/0077), read in the same statement. */
+async function requireSettingsAndState(
+  database: Database,
+  experimentId: string,
+): Promise<{ settings: MonitorSettings; state: ExperimentState }> {
   const row = await findMonitorSettings(database.db, experimentId);
   if (!row) throw notFound(EXPERIMENT_NOT_FOUND);
-  return toSettings(row);
+  return { settings: toSettings(row), state: toExperimentState(row.state) };
 }
 
 const isPathway = (value: string | null): value is Pathway =>
@@ -219,7 +229,7 @@ export async function getMonitor(
   { includeTests = false }: { includeTests?: boolean } = {},
 ): Promise<MonitorReply> {
   const { db } = deps.database;
-  const settings = await requireSettings(deps.database, experimentId);
+  const { settings, state } = await requireSettingsAndState(deps.database, experimentId);
   // The position first: anything logged while the rest is read is announced again by the stream.
   const seq = await latestSeq(db, experimentId);
   const [{ items: all, conditions }, loggedInNotJoined] = await Promise.all([
@@ -233,6 +243,7 @@ export async function getMonitor(
   return {
     generated_at: now.toISOString(),
     seq,
+    state,
     settings,
     summary: summarise(items, conditions),
     funnel: buildFunnel(items, loggedInNotJoined, conditions),

@@ -17,7 +17,7 @@ export const COMPLETE_CHAT = [
 export function send(
   t: TestApp,
   user: TestUser | undefined,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   payload?: unknown,
 ): Promise<LightMyRequestResponse> {

@@ -6,12 +6,15 @@ import {
   type ChatLimits,
   type CompletionStatus,
   type Journey,
+  toExperimentState,
 } from '@studychat/contracts';
 import { parseJsonObject } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { admitsNew } from '../chat/chat-limits.service.js';
 import { EXPERIMENT_NOT_FOUND, requireExperiment } from '../experiments/experiments.service.js';
+import { experimentStateOf, joinRefusal } from '../experiments/lifecycle.service.js';
+import { experimentFull } from '../experiments/quotas.service.js';
 import { experimentStudyView } from '../studies/studies.service.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { logJoined } from '../journey/journey-log.js';
@@ -52,10 +55,18 @@ async function reread(deps: AppDeps, id: string): Promise<Assignment> {
 }
 
 /**
- * Whether the experiment takes new participants, for its landing page (public): not once its chat budget is
- * spent to its admit percent (docs/decisions/0073). 404 for an unknown experiment.
+ * Whether the experiment takes new participants, for its landing page (public): not while it is paused, closed, a
+ * draft or archived (docs/decisions/0077), nor once its chat budget is spent to its admit percent
+ * (docs/decisions/0073). 404 for an unknown experiment.
  */
 export async function getAdmission(deps: AppDeps, chatDefaults: ChatLimits, experimentId: string): Promise<Admission> {
+  const stored = await experimentStateOf(deps, experimentId);
+  if (stored === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
+  const state = stored === 'open' && (await experimentFull(deps, deps.database.db, experimentId)) ? 'closed' : stored;
+  const refusal = joinRefusal(state);
+  if (refusal) {
+    return { admitting: false, message: refusal.message, reason: state === 'paused' ? 'paused' : 'closed' };
+  }
   const admitting = await admitsNew(deps.database.db, chatDefaults, experimentId);
   if (admitting === undefined) throw notFound(EXPERIMENT_NOT_FOUND);
   return { admitting, message: admitting ? null : NOT_ADMITTING_TEXT };
@@ -93,6 +104,10 @@ export async function createAssignment(
   if (facts.prolificIds.some((existing) => existing !== pid)) throw prolificMismatch();
   if (facts.withdrawn) throw prolificIdWithdrawn();
 
+  // Every quota cell full: no one new (read before the transaction, only when there are quotas; the assignment
+  // itself holds the quotas exactly, docs/decisions/0077).
+  const full = facts.hasQuotas && (await experimentFull(deps, db, input.experiment_id));
+
   const now = deps.clock();
   const id = deps.newId();
   const row = await db.transaction().execute(async (trx) => {
@@ -116,6 +131,9 @@ export async function createAssignment(
       updated_at: now.toISOString(),
     });
     if (!inserted) throw conflict('You have already joined this experiment');
+    // A paused, closed, draft or archived experiment takes no one new; one already in finishes (0077).
+    const refusal = joinRefusal(full ? 'closed' : toExperimentState(facts.state));
+    if (refusal) throw refusal;
     // Only a first join is refused, so a participant already in logs in again and finishes (0073).
     if ((await admitsNew(trx, chatDefaults, input.experiment_id)) === false) {
       throw new AppError(403, 'NOT_ADMITTING', NOT_ADMITTING_TEXT);

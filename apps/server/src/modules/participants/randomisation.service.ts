@@ -5,6 +5,7 @@ import type { AppDeps } from '../../lib/deps.js';
 import { conflict } from '../../lib/errors.js';
 import { journeyWriteThen } from '../journey/journey.service.js';
 import { appendBlock, claimSlot, nextFreeSlot } from './allocation.repository.js';
+import { openConditions } from '../experiments/quotas.service.js';
 import { toAssignment } from '../journey/assignment.mapper.js';
 import { recordCondition } from './assignments.repository.js';
 import { permutedBlock, stratumFor, weightedBlock } from './permuted-block.js';
@@ -70,7 +71,7 @@ export async function assignCondition(
 
 /**
  * One attempt, in the journey write's transaction: claim the lowest free slot of the stratum holding one of the
- * study's conditions (docs/decisions/0061: a block's composition is fixed when its slots are written, from the
+ * study's conditions whose quota cell is not full (docs/decisions/0061: a block's composition is fixed when its slots are written, from the
  * pinned version's conditions) and record it on the assignment.
  */
 async function claimAndAssign(
@@ -89,8 +90,10 @@ async function claimAndAssign(
 ): Promise<AssignmentRow> {
   const { id: assignmentId, experimentId, stratum, conditions } = input;
   const now = input.now.toISOString();
+  // A full quota's cell is passed over (its slots stay free); none left: 409 QUOTA_FULL (docs/decisions/0077).
+  const open = await openConditions(trx, experimentId, conditions, stratum);
   for (let i = 0; i < MAX_CLAIMS_PER_ATTEMPT; i++) {
-    const slot = await nextFreeSlot(trx, experimentId, stratum, conditions);
+    const slot = await nextFreeSlot(trx, experimentId, stratum, open);
     if (!slot) {
       await appendBlock(trx, {
         experimentId,

@@ -216,3 +216,18 @@ export async function countPinningExperiments(db: Kysely<DB>, versionId: string)
     .executeTakeFirstOrThrow();
   return toNumber(row.n as number | string);
 }
+
+/** Whether any assignment (a test run included) was stamped with the version. */
+export async function versionEverRun(db: Kysely<DB>, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('assignments')
+    .select('id')
+    .where('study_version_id', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deleteVersionRow(db: Kysely<DB>, id: string): Promise<void> {
+  await db.deleteFrom('study_versions').where('id', '=', id).execute();
+}

@@ -8,6 +8,7 @@ import {
   checkStudyDefinition,
   cloneStudyVersion,
   createStudyVersion,
+  deleteStudyVersion,
   getStudyVersion,
   listStudyVersions,
   pinStudyVersion,
@@ -58,6 +59,18 @@ export function registerStudyRoutes(app: FastifyInstance, ctx: AppContext): void
       },
     },
     (request) => updateStudyVersion(deps, request.params.id, request.body, prices),
+  );
+  route(
+    app,
+    studyRoutes.remove,
+    {
+      ...admin,
+      audit: {
+        action: 'study_version.delete',
+        target: (request) => version(request.params.id),
+      },
+    },
+    (request) => deleteStudyVersion(deps, request.params.id),
   );
   route(
     app,

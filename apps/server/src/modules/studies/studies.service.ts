@@ -20,6 +20,7 @@ import { unavailableProviders } from './study-providers.js';
 import { parseDefinition, toStudyVersion, toStudyVersionSummary } from './studies.mapper.js';
 import {
   countPinningExperiments,
+  deleteVersionRow,
   experimentHasParticipants,
   findVersionRow,
   insertVersionRow,
@@ -31,6 +32,7 @@ import {
   pinExperimentVersion,
   pinUnpinnedExperiments,
   updateVersionRow,
+  versionEverRun,
 } from './studies.repository.js';
 import {
   DEFAULT_STUDY_VERSION_ID,
@@ -193,6 +195,38 @@ export async function updateStudyVersion(
     });
   });
   return getStudyVersion(deps, id);
+}
+
+/**
+ * Deletes a version no experiment pins and nobody ran, a preview included (docs/decisions/0077): a failed edit's
+ * "(copy)". 409 STUDY_VERSION_IN_USE for the built-in study or a version someone ran, 409 STUDY_VERSION_PINNED
+ * while an experiment pins it. The row is locked first, as an edit locks it, so a first join waits or is seen.
+ */
+export async function deleteStudyVersion(deps: AppDeps, id: string): Promise<{ id: string }> {
+  await deps.database.db.transaction().execute(async (trx) => {
+    const row = await lockVersionRow(trx, id);
+    if (!row) throw notFound(STUDY_VERSION_NOT_FOUND);
+    if (row.is_default === true || row.is_default === 1) {
+      throw new AppError(409, 'STUDY_VERSION_IN_USE', 'The built-in study cannot be deleted.');
+    }
+    const pinned = await countPinningExperiments(trx, id);
+    if (pinned > 0) {
+      throw new AppError(
+        409,
+        'STUDY_VERSION_PINNED',
+        `${pinned === 1 ? 'An experiment runs' : `${pinned} experiments run`} this study version: pin another version to ${pinned === 1 ? 'it' : 'them'} (or delete ${pinned === 1 ? 'it' : 'them'}) before deleting this one.`,
+      );
+    }
+    if (await versionEverRun(trx, id)) {
+      throw new AppError(
+        409,
+        'STUDY_VERSION_IN_USE',
+        'Participants (or a preview) ran this study version: it is kept with their data and cannot be deleted.',
+      );
+    }
+    await deleteVersionRow(trx, id);
+  });
+  return { id };
 }
 
 /**

@@ -29,3 +29,23 @@ export async function countAdmins(db: Kysely<DB>): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Marks accounts revoked (docs/decisions/0077): they can no longer log in. Returns how many were newly revoked. */
+export async function disableAccount(db: Kysely<DB>, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ disabled_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes accounts (a deleted draft experiment's study logins, which never joined anything). */
+export async function deleteAccounts(db: Kysely<DB>, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0)
+    await db
+      .deleteFrom('users')
+      .where('id', 'in', [...ids])
+      .execute();
+}

@@ -66,3 +66,6 @@ export async function bootstrapAdmin(
 
 // The users module's public API for other modules (they never import its repository).
 export { findUserById, insertUser } from './user.repository.js';
+
+// The users module's public API for other modules (revoking a study login, deleting a draft experiment's logins).
+export { deleteAccounts, disableAccount } from './user.repository.js';

@@ -10,6 +10,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderPage, type Call } from '../test-utils';
 import { ExperimentDetailPage } from './ExperimentDetailPage';
+import { StudyLoginsPanel } from './StudyLoginsPanel';
 
 const ID = '99999999-9999-4999-8999-999999999999';
 const base = `/api/experiments/${ID}`;
@@ -20,6 +21,7 @@ const experiment: Experiment = {
   description: null,
   completion_codes: { complete: 'C-OLD', exitnoqualms: null, exitceiling: null },
   study_version_id: null,
+  state: 'open',
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
 };
@@ -62,6 +64,8 @@ function handlers(over: Record<string, (call: Call) => Response> = {}) {
       }),
     [`GET ${base}/participants-detailed`]: () => json(200, rows),
     [`GET ${base}/logins`]: () => json(200, { total: 0, used: 0, unused: 0, logins: [] }),
+    [`GET ${base}/quotas`]: () =>
+      json(200, { quotas: [], conditions: ['mmr', 'control'], strata: ['1-2', '3-4', '5-6'], full: false }),
     ...over,
   });
 }
@@ -445,10 +449,247 @@ describe('ExperimentDetailPage', () => {
       await waitFor(() => expect(calls.filter((c) => c.url === `${base}/logins`).length).toBe(before + 1));
     });
 
+    it('downloads the unused logins as CSV, and revokes a login after a confirmation naming it', async () => {
+      const login = (email: string, status: StudyLogin['status']): StudyLogin => ({
+        email,
+        batch_id: 'b1',
+        created_at: '2026-11-20T10:00:00.000Z',
+        last_login_at: status === 'unused' ? null : '2026-11-21T10:00:00.000Z',
+        prolific_pid: status === 'joined' ? 'PID-B' : null,
+        status,
+      });
+      let reply: StudyLoginsReply = {
+        total: 3,
+        used: 1,
+        unused: 2,
+        logins: [
+          login('study-bbbbbbbb@studychat.local', 'joined'),
+          login('study-dddddddd@studychat.local', 'unused'),
+          login('study-eeeeeeee@studychat.local', 'unused'),
+        ],
+      };
+      const calls = handlers({
+        [`GET ${base}/logins`]: () => json(200, reply),
+        [`POST ${base}/logins/revoke`]: () => {
+          reply = {
+            ...reply,
+            logins: reply.logins.map((l) => (l.status === 'joined' ? { ...l, status: 'revoked' } : l)),
+          };
+          return json(200, { email: 'study-bbbbbbbb@studychat.local', sessions_ended: 1 });
+        },
+      });
+      show();
+      const ui = userEvent.setup();
+      const table = await screen.findByRole('region', { name: 'Study logins' });
+
+      const downloads = captureDownloads();
+      await ui.click(screen.getByRole('button', { name: 'Download unused logins (CSV)' }));
+      expect(downloads.saved[0]?.name).toMatch(/^unused-logins-99999999-\d{8}-\d{4}\.csv$/);
+      const text = (await downloads.saved[0]?.blob.text()) ?? '';
+      expect(text.split('\n')).toEqual([
+        'Username,Generated',
+        'study-dddddddd@studychat.local,2026-11-20T10:00:00.000Z',
+        'study-eeeeeeee@studychat.local,2026-11-20T10:00:00.000Z',
+        '',
+      ]);
+      downloads.restore();
+
+      await ui.click(within(table).getByRole('button', { name: 'Revoke study-bbbbbbbb@studychat.local' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Revoke this study login?' });
+      expect(dialog).toHaveTextContent('study-bbbbbbbb@studychat.local will stop working at once');
+      expect(dialog).toHaveTextContent('whoever is using it now is logged out');
+      await ui.click(within(dialog).getByRole('button', { name: 'Revoke login' }));
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        'Revoked study-bbbbbbbb@studychat.local: it can no longer log in, and 1 open session(s) were ended.',
+      );
+      expect(calls.find((c) => c.url === `${base}/logins/revoke`)?.body).toEqual({
+        email: 'study-bbbbbbbb@studychat.local',
+      });
+      await waitFor(() => expect(within(table).getByRole('row', { name: /bbbbbbbb/ })).toHaveTextContent('Revoked'));
+      expect(within(table).queryByRole('button', { name: 'Revoke study-bbbbbbbb@studychat.local' })).toBeNull();
+    });
+
+    it('offers no revoking to an analyst', async () => {
+      handlers({
+        [`GET ${base}/logins`]: () =>
+          json(200, {
+            total: 1,
+            used: 0,
+            unused: 1,
+            logins: [
+              {
+                email: 'study-dddddddd@studychat.local',
+                batch_id: 'b1',
+                created_at: '2026-11-20T10:00:00.000Z',
+                last_login_at: null,
+                prolific_pid: null,
+                status: 'unused',
+              },
+            ],
+          }),
+      });
+      renderPage(<StudyLoginsPanel experimentId={ID} />, { path: '/', route: '/', as: 'analyst' });
+      await screen.findByRole('region', { name: 'Study logins' });
+      expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
+    });
+
     it('says when no logins were generated yet', async () => {
       handlers();
       show();
       expect(await screen.findByText('No study logins generated yet.')).toBeInTheDocument();
     });
+  });
+});
+
+describe('experiment status', () => {
+  const inState = (state: Experiment['state']) => ({ [`GET ${base}`]: () => json(200, { ...experiment, state }) });
+
+  it('shows the state with its meaning and a button per allowed change; pausing needs no confirmation', async () => {
+    let state: Experiment['state'] = 'open';
+    const calls = handlers({
+      [`GET ${base}`]: () => json(200, { ...experiment, state }),
+      [`PUT ${base}/state`]: (call) => {
+        state = (call.body as { state: Experiment['state'] }).state;
+        return json(200, { ...experiment, state });
+      },
+    });
+    show();
+    const card = (await screen.findByRole('heading', { name: 'Status' })).closest('section, div') as HTMLElement;
+    expect(within(card).getByText('Open')).toBeInTheDocument();
+    expect(screen.getByText('Participants can join.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pause' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back to draft' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Archive' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Delete experiment/ })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    expect(await screen.findByText(/New participants are told the study is paused/)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ state: 'paused' });
+    expect(screen.getByRole('button', { name: 'Open' })).toBeInTheDocument();
+  });
+
+  it('asks before closing, and sends nothing when cancelled', async () => {
+    const calls = handlers({ ...inState('open'), [`PUT ${base}/state`]: () => json(200, experiment) });
+    show();
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Close' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Close this experiment?' });
+    expect(dialog).toHaveTextContent('Participants already in can finish');
+    await ui.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await ui.click(screen.getByRole('button', { name: 'Close' }));
+    await ui.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close experiment' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ state: 'closed' }));
+  });
+
+  it('asks before archiving a closed experiment, and shows a refusal in words', async () => {
+    handlers({
+      ...inState('closed'),
+      [`PUT ${base}/state`]: () =>
+        json(409, { error: 'An experiment that is closed cannot become archived.', code: 'STATE_TRANSITION_INVALID' }),
+    });
+    show();
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Archive' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Archive this experiment?' });
+    expect(dialog).toHaveTextContent('Its data and exports are kept');
+    await ui.click(within(dialog).getByRole('button', { name: 'Archive experiment' }));
+    expect(await screen.findByText('An experiment that is closed cannot become archived.')).toBeInTheDocument();
+  });
+
+  it('deletes a draft after a confirmation naming what goes', async () => {
+    const calls = handlers({
+      ...inState('draft'),
+      [`DELETE ${base}`]: () => json(200, { id: ID, study_logins: 2 }),
+      'GET /api/experiments': () => json(200, []),
+    });
+    show();
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Delete experiment...' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this experiment?' });
+    expect(dialog).toHaveTextContent('"MMR main study" will be deleted for good');
+    expect(dialog).toHaveTextContent('every study login generated for it');
+    await ui.click(within(dialog).getByRole('button', { name: 'Delete experiment' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url === base)).toBe(true));
+  });
+
+  it('shows the state but no buttons to an analyst', async () => {
+    handlers(inState('paused'));
+    renderPage(<ExperimentDetailPage />, {
+      path: `/admin/experiments/${ID}`,
+      route: '/admin/experiments/:id',
+      as: 'analyst',
+    });
+    expect(await screen.findByRole('heading', { name: 'Status' })).toBeInTheDocument();
+    expect(screen.getAllByText('Paused').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Open' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull();
+  });
+});
+
+describe('quotas', () => {
+  it('lists the quotas with how full each is, and says when every place is taken', async () => {
+    handlers({
+      [`GET ${base}/quotas`]: () =>
+        json(200, {
+          quotas: [
+            { condition: 'mmr', stratum: null, max: 150, filled: 150 },
+            { condition: 'control', stratum: '3-4', max: 50, filled: 12 },
+          ],
+          conditions: ['mmr', 'control'],
+          strata: ['1-2', '3-4', '5-6'],
+          full: true,
+        }),
+    });
+    show();
+    const table = await screen.findByRole('region', { name: 'Quotas' });
+    expect(within(table).getByRole('row', { name: /mmr/ })).toHaveTextContent('mmrEvery stratum150Full150');
+    expect(within(table).getByRole('row', { name: /control/ })).toHaveTextContent('control3-41250');
+    expect(
+      screen.getByText('Every place is taken: new participants are told the study is closed.'),
+    ).toBeInTheDocument();
+  });
+
+  it('edits them: adds one per stratum, checks the number, saves, and shows the server refusal', async () => {
+    let saved: unknown = null;
+    const calls = handlers({
+      [`PUT ${base}/quotas`]: (call) => {
+        saved = call.body;
+        const quotas = (call.body as { quotas: { condition: string; stratum: string | null; max: number }[] }).quotas;
+        if (quotas.some((q) => q.max > 1000)) {
+          return json(400, { error: 'quotas.0.max: too many', code: 'VALIDATION_FAILED' });
+        }
+        return json(200, {
+          quotas: quotas.map((q) => ({ ...q, filled: 0 })),
+          conditions: ['mmr', 'control'],
+          strata: ['1-2', '3-4', '5-6'],
+          full: false,
+        });
+      },
+    });
+    show();
+    const ui = userEvent.setup();
+    await ui.click(await screen.findByRole('button', { name: 'Set quotas' }));
+    await ui.click(screen.getByRole('button', { name: 'Add quota' }));
+    const quota = screen.getByRole('group', { name: 'Quota 1' });
+    await ui.selectOptions(within(quota).getByLabelText('Condition'), 'control');
+    await ui.selectOptions(within(quota).getByLabelText('Stratum'), '5-6');
+    await ui.click(screen.getByRole('button', { name: 'Save quotas' }));
+    expect(await screen.findByText(/Quota 1: the most participants must be a whole number/)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await ui.type(within(quota).getByLabelText('Most participants'), '5000');
+    await ui.click(screen.getByRole('button', { name: 'Save quotas' }));
+    expect(await screen.findByText('quotas.0.max: too many')).toBeInTheDocument();
+
+    await ui.clear(within(quota).getByLabelText('Most participants'));
+    await ui.type(within(quota).getByLabelText('Most participants'), '40');
+    await ui.click(screen.getByRole('button', { name: 'Save quotas' }));
+    expect(await screen.findByText('Quotas saved.')).toBeInTheDocument();
+    expect(saved).toEqual({ quotas: [{ condition: 'control', stratum: '5-6', max: 40 }] });
+    const table = screen.getByRole('region', { name: 'Quotas' });
+    expect(within(table).getByRole('row', { name: /control/ })).toHaveTextContent('control5-6040');
   });
 });

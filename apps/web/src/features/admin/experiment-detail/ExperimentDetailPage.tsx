@@ -12,6 +12,8 @@ import { CostEstimateCard } from './CostEstimateCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
+import { LifecycleCard } from './LifecycleCard';
+import { QuotasCard } from './QuotasCard';
 import { ExportsPanel } from './ExportsPanel';
 import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
@@ -27,7 +29,7 @@ import { FlowCodesCard } from './flow/FlowCodesCard';
 import { FlowProgressCard } from './flow/FlowProgressCard';
 
 /**
- * `/admin/experiments/:id`: details, summary, results chart, participants, chat limits and budget, the model
+ * `/admin/experiments/:id`: details, status (draft, open, paused, closed, archived), summary, results chart, participants, chat limits and budget, the model
  * check, credentials, study logins (used and unused) and exports.
  */
 export function ExperimentDetailPage() {
@@ -58,6 +60,8 @@ export function ExperimentDetailPage() {
       ) : flow ? (
         <>
           <ExperimentDetailsCard experiment={experiment.data} showCodes={false} />
+          <LifecycleCard experiment={experiment.data} editable={canEdit()} />
+          <QuotasCard experimentId={id} editable={canEdit()} />
           <StudyVersionCard experiment={experiment.data} />
           <FlowProgressCard experimentId={id} />
           <FlowCodesCard experimentId={id} editable={canEdit()} />
@@ -77,6 +81,8 @@ export function ExperimentDetailPage() {
       ) : (
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
+          <LifecycleCard experiment={experiment.data} editable={canEdit()} />
+          <QuotasCard experimentId={id} editable={canEdit()} />
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
           <CostEstimateCard experimentId={id} />

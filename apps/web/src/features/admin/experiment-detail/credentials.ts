@@ -1,4 +1,4 @@
-import type { GeneratedCredential } from '@studychat/contracts/web';
+import type { GeneratedCredential, StudyLogin } from '@studychat/contracts/web';
 
 export const INVALID_COUNT_TEXT = 'Please enter a valid number of credentials to generate (must be > 0).';
 
@@ -54,4 +54,19 @@ export function prolificCsvName(experimentId: string, now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}`;
   return `prolific-credentials-${experimentId.slice(0, 8)}-${stamp}.csv`;
+}
+
+/**
+ * The logins generated but never used (not logged in, not joined, not revoked), as CSV with the header line
+ * `Username,Generated`: the list to remove from Prolific's credential pool once the study has its sample.
+ */
+export function unusedLoginsCsv(logins: readonly StudyLogin[]): string {
+  const unused = logins.filter((l) => l.status === 'unused');
+  const lines = ['Username,Generated', ...unused.map((l) => `${csvField(l.email)},${csvField(l.created_at)}`)];
+  return `${lines.join('\n')}\n`;
+}
+
+/** `unused-logins-1a2b3c4d-20261122-2215.csv`. */
+export function unusedLoginsCsvName(experimentId: string, now: Date): string {
+  return prolificCsvName(experimentId, now).replace('prolific-credentials-', 'unused-logins-');
 }

@@ -8,6 +8,7 @@ const experiment: Experiment = {
   description: 'First wave',
   completion_codes: { complete: 'C123', exitnoqualms: null, exitceiling: 'CE1' },
   study_version_id: null,
+  state: 'open',
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
 };

@@ -1,7 +1,8 @@
-import { endpoints, type Condition, type Experiment } from '@studychat/contracts/web';
+import { endpoints, type Condition, type Experiment, type ExperimentState, type Quota } from '@studychat/contracts/web';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
+import { monitorKey } from '../monitor/use-monitor';
 import type { EditChanges } from './edit-changes';
 
 const experimentKey = (id: string) => [...EXPERIMENTS_KEY, id] as const;
@@ -86,5 +87,55 @@ export function useCreatePreview(id: string) {
   return useMutation({
     mutationFn: (condition: Condition) => api(endpoints.preview.create, { params: { id }, body: { condition } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: experimentKey(id) }),
+  });
+}
+
+/** Changes the experiment's state (docs/decisions/0077); the experiment, its monitor and the list reload. */
+export function useSetExperimentState(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (state: ExperimentState) => api(endpoints.experiments.setState, { params: { id }, body: { state } }),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: EXPERIMENTS_KEY });
+      await queryClient.invalidateQueries({ queryKey: monitorKey(id) });
+    },
+  });
+}
+
+/** Deletes a draft experiment nobody joined, with its study logins. */
+export function useDeleteExperiment(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api(endpoints.experiments.remove, { params: { id } }),
+    onSuccess: () => queryClient.removeQueries({ queryKey: experimentKey(id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [...EXPERIMENTS_KEY, 'list'] }),
+  });
+}
+
+/** Revokes one study login by its email; the logins list reloads. */
+export function useRevokeLogin(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) => api(endpoints.experiments.revokeLogin, { params: { id }, body: { email } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: loginsKey(id) }),
+  });
+}
+
+const quotasKey = (id: string) => [...experimentKey(id), 'quotas'] as const;
+
+/** The experiment's quotas with how full each is (docs/decisions/0077). */
+export function useQuotas(id: string) {
+  return useQuery({
+    queryKey: quotasKey(id),
+    queryFn: ({ signal }) => api(endpoints.experiments.quotas, { params: { id }, signal }),
+  });
+}
+
+/** Replaces the experiment's quotas; the reply is the new list. */
+export function useSaveQuotas(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (quotas: Quota[]) => api(endpoints.experiments.updateQuotas, { params: { id }, body: { quotas } }),
+    onSuccess: (reply) => queryClient.setQueryData(quotasKey(id), reply),
   });
 }

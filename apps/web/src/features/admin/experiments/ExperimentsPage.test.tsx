@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderPage } from '../test-utils';
 import { ExperimentsPage } from './ExperimentsPage';
 
-function experiment(name: string, description: string | null): Experiment {
+function experiment(name: string, description: string | null, state: Experiment['state'] = 'open'): Experiment {
   return {
+    state,
     id: crypto.randomUUID(),
     name,
     description,
@@ -32,6 +33,24 @@ describe('ExperimentsPage', () => {
       'href',
       `/admin/experiments/${first.id}`,
     );
+  });
+
+  it('shows each state, and lists archived experiments only after "Show archived"', async () => {
+    const live = experiment('Wave 2', null, 'paused');
+    const old = experiment('Wave 0', null, 'archived');
+    const calls = mockFetch({
+      'GET /api/experiments': (call) => json(200, call.url.includes('include_archived=true') ? [live, old] : [live]),
+    });
+    show();
+    expect(await screen.findByText('Wave 2')).toBeInTheDocument();
+    expect(screen.getByText('Paused')).toBeInTheDocument();
+    expect(screen.queryByText('Wave 0')).not.toBeInTheDocument();
+    expect(calls[0]?.url).not.toContain('include_archived');
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Show archived' }));
+    expect(await screen.findByText('Wave 0')).toBeInTheDocument();
+    expect(screen.getByText('Archived')).toBeInTheDocument();
+    expect(calls.at(-1)?.url).toContain('include_archived=true');
   });
 
   it('shows the empty state', async () => {

@@ -11,10 +11,12 @@ import { BackLink } from '../BackLink';
 import { errorText, formatDateTime } from '../format';
 import { CreateExperimentModal } from './CreateExperimentModal';
 import { useExperiments } from './use-experiments';
+import { ExperimentStateBadge } from '../ExperimentStateBadge';
 
-/** `/admin/experiments`: the experiments, and 'Create New Experiment'. */
+/** `/admin/experiments`: the experiments (archived ones behind 'Show archived'), and 'Create New Experiment'. */
 export function ExperimentsPage() {
-  const experiments = useExperiments();
+  const [showArchived, setShowArchived] = useState(false);
+  const experiments = useExperiments(showArchived);
   const [creating, setCreating] = useState(false);
 
   return (
@@ -24,6 +26,15 @@ export function ExperimentsPage() {
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Experiments</h1>
         {canEdit() && <Button onClick={() => setCreating(true)}>Create New Experiment</Button>}
       </div>
+      <label className="flex min-h-11 w-fit items-center gap-2 text-slate-800">
+        <input
+          type="checkbox"
+          className="size-5 accent-brand-600"
+          checked={showArchived}
+          onChange={(e) => setShowArchived(e.target.checked)}
+        />
+        Show archived
+      </label>
       <Card className="overflow-hidden p-0!">
         {experiments.isPending ? (
           <div className="p-5 sm:p-6">
@@ -40,7 +51,7 @@ export function ExperimentsPage() {
             <table className={TABLE_CLASS}>
               <thead>
                 <tr>
-                  {['Name', 'Description', 'Created At', ''].map((label, i) => (
+                  {['Name', 'Status', 'Description', 'Created At', ''].map((label, i) => (
                     <th key={i} scope="col" className={TH_CLASS}>
                       {label || <span className="sr-only">Actions</span>}
                     </th>
@@ -51,6 +62,9 @@ export function ExperimentsPage() {
                 {experiments.data.map((experiment) => (
                   <tr key={experiment.id} className="hover:bg-slate-50">
                     <td className={`${TD_WRAP_CLASS} font-medium text-slate-900`}>{experiment.name}</td>
+                    <td className={TD_CLASS}>
+                      <ExperimentStateBadge state={experiment.state} />
+                    </td>
                     <td className={`${TD_WRAP_CLASS} max-w-md text-slate-700`}>
                       <span className="line-clamp-2">{experiment.description || '-'}</span>
                     </td>

@@ -4,10 +4,15 @@ import { api } from '../../../lib/api';
 
 export const EXPERIMENTS_KEY = ['admin', 'experiments'] as const;
 
-export function useExperiments() {
+/** The experiments, newest first; archived ones only with `includeArchived` (docs/decisions/0077). */
+export function useExperiments(includeArchived = false) {
   return useQuery({
-    queryKey: EXPERIMENTS_KEY,
-    queryFn: ({ signal }) => api(endpoints.experiments.list, { signal }),
+    queryKey: [...EXPERIMENTS_KEY, 'list', includeArchived ? 'with-archived' : 'active'],
+    queryFn: ({ signal }) =>
+      api(endpoints.experiments.list, {
+        query: includeArchived ? { include_archived: 'true' } : {},
+        signal,
+      }),
   });
 }
 

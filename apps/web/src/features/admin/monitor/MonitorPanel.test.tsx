@@ -33,6 +33,7 @@ function participant(login: string, pid: string, over: Partial<MonitorParticipan
 
 const reply: MonitorReply = {
   generated_at: '2026-11-20T10:02:00.000Z',
+  state: 'open',
   seq: 10,
   settings: { stale_minutes: 30, stale_minutes_set: false, target_sample_size: 300 },
   summary: {

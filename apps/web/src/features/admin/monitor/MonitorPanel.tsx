@@ -11,6 +11,7 @@ import { MonitorSettingsForm } from './MonitorSettingsForm';
 import { ProviderHealth } from './ProviderHealthPanel';
 import { usd } from './monitor-view';
 import { useMonitor, useMonitorStream } from './use-monitor';
+import { ExperimentStateBadge } from '../ExperimentStateBadge';
 
 function Tile({ label, value, testId }: { label: string; value: string | number; testId: string }) {
   return (
@@ -103,9 +104,12 @@ export function MonitorPanel({ experimentId }: { experimentId: string }) {
     <Card>
       <section aria-labelledby="monitor-heading" className="space-y-4">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="monitor-heading" className="text-lg font-semibold text-slate-900">
-            Live Monitor
-          </h2>
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 id="monitor-heading" className="text-lg font-semibold text-slate-900">
+              Live Monitor
+            </h2>
+            {monitor.data && <ExperimentStateBadge state={monitor.data.state} />}
+          </div>
           <p className="text-sm text-slate-600">
             <span
               aria-hidden="true"

@@ -5,7 +5,7 @@ import { api, sendRequest } from '../../../lib/api';
 import { EXPERIMENTS_KEY } from '../experiments/use-experiments';
 
 /** Every snapshot of the experiment (with and without test runs): invalidating it reloads both. */
-const monitorKey = (id: string) => ['monitor', id] as const;
+export const monitorKey = (id: string) => ['monitor', id] as const;
 
 /**
  * The snapshot; refreshed every 30 s anyway, so time on step, last seen and staleness stay current. With

@@ -12,12 +12,19 @@ import { StudyDiff } from './StudyDiff';
 import { TemplatesCard } from './TemplatesCard';
 import { UploadStudyCard } from './UploadStudyCard';
 import { VersionSelect } from './VersionSelect';
-import { useCloneStudyVersion, useStudyVersions } from './use-studies';
+import { Modal } from '../../../components/Modal';
+import { useCloneStudyVersion, useDeleteStudyVersion, useStudyVersions } from './use-studies';
 
-/** `/admin/studies`: the study versions, a new draft from any of them, and a diff between two. */
+/**
+ * `/admin/studies`: the study versions, a new draft from any of them, deleting one no experiment runs and nobody ran
+ * (after a confirmation naming it), and a diff between two.
+ */
 export function StudiesPage() {
   const versions = useStudyVersions();
   const clone = useCloneStudyVersion();
+  const remove = useDeleteStudyVersion();
+  const [deleting, setDeleting] = useState<{ id: string; label: string } | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const navigate = useNavigate();
   const editor = canEdit();
   const [left, setLeft] = useState('');
@@ -35,6 +42,12 @@ export function StudiesPage() {
         version that participants have run cannot change: clone it to make a new draft.
       </p>
       {clone.error && <Alert tone="error">{clone.error.message}</Alert>}
+      {remove.error && <Alert tone="error">{remove.error.message}</Alert>}
+      {deleted && (
+        <p role="status" className="text-green-700">
+          Deleted study version {deleted}.
+        </p>
+      )}
       {versions.isPending && <Spinner />}
       {versions.error && <Alert tone="error">{versions.error.message}</Alert>}
       {versions.data && (
@@ -67,9 +80,24 @@ export function StudiesPage() {
                     <td className="px-3 py-2">{formatDateTime(v.created_at)}</td>
                     <td className="px-3 py-2">
                       {editor && (
-                        <Button variant="secondary" disabled={clone.isPending} onClick={() => copy(v.id)}>
-                          Clone {v.label}
-                        </Button>
+                        <div className="flex flex-wrap gap-2">
+                          <Button variant="secondary" disabled={clone.isPending} onClick={() => copy(v.id)}>
+                            Clone {v.label}
+                          </Button>
+                          {!v.is_default && !v.locked && v.experiments === 0 && (
+                            <Button
+                              variant="danger"
+                              disabled={remove.isPending}
+                              onClick={() => {
+                                remove.reset();
+                                setDeleted(null);
+                                setDeleting({ id: v.id, label: v.label });
+                              }}
+                            >
+                              Delete {v.label}...
+                            </Button>
+                          )}
+                        </div>
                       )}
                     </td>
                   </tr>
@@ -79,6 +107,36 @@ export function StudiesPage() {
           </TableScroll>
         </Card>
       )}
+      <Modal
+        open={deleting !== null}
+        onOpenChange={(open) => !remove.isPending && !open && setDeleting(null)}
+        title="Delete this study version?"
+        description={
+          deleting
+            ? `"${deleting.label}" will be deleted for good. No experiment runs it and no participant ran it; versions cloned from it keep their own copy.`
+            : undefined
+        }
+      >
+        <div className="flex flex-wrap justify-end gap-3">
+          <Button variant="secondary" onClick={() => setDeleting(null)} disabled={remove.isPending}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            disabled={remove.isPending}
+            onClick={() => {
+              if (!deleting) return;
+              const { id, label } = deleting;
+              remove.mutate(id, {
+                onSuccess: () => setDeleted(label),
+                onSettled: () => setDeleting(null),
+              });
+            }}
+          >
+            {remove.isPending ? 'Deleting...' : 'Delete version'}
+          </Button>
+        </div>
+      </Modal>
       {editor && <TemplatesCard onCreated={(id) => void navigate(`/admin/studies/${id}`)} />}
       {editor && <UploadStudyCard onCreated={(id) => void navigate(`/admin/studies/${id}`)} />}
       {versions.data && versions.data.length > 1 && (

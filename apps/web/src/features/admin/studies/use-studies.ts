@@ -28,6 +28,15 @@ export function useCloneStudyVersion() {
   });
 }
 
+/** Deletes a version no experiment pins and nobody ran (docs/decisions/0077), and reloads the list. */
+export function useDeleteStudyVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(endpoints.studies.remove, { params: { id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: STUDIES_KEY }),
+  });
+}
+
 /** Creates a version from a definition (a template) and reloads the list. */
 export function useCreateStudyVersion() {
   const queryClient = useQueryClient();

@@ -1,7 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NOT_ADMITTING_TEXT } from '@studychat/contracts/web';
+import {
+  EXPERIMENT_CLOSED_TEXT,
+  EXPERIMENT_PAUSED_TEXT,
+  LOGIN_REVOKED_TEXT,
+  NOT_ADMITTING_TEXT,
+} from '@studychat/contracts/web';
 import { assignment, EXP_ID, loginAs, mockApi, renderAt, USER_ID } from '../test-support';
 import { ProlificPage } from './ProlificPage';
 
@@ -102,6 +107,48 @@ describe('ProlificPage', () => {
     await logIn();
     expect(await screen.findByText(NOT_ADMITTING_TEXT)).toBeInTheDocument();
     expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it.each([
+    ['paused', EXPERIMENT_PAUSED_TEXT, 'This study is paused.'],
+    ['closed', EXPERIMENT_CLOSED_TEXT, 'This study is closed to new participants.'],
+  ] as const)('offers no login while the experiment is %s, with its own page', async (reason, text, title) => {
+    const api = mockApi({ [ADMISSION]: { status: 200, body: { admitting: false, message: text, reason } } });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.getByText(title)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(api.keys()).toEqual([ADMISSION]);
+  });
+
+  it.each([
+    ['EXPERIMENT_PAUSED', EXPERIMENT_PAUSED_TEXT, 'This study is paused.'],
+    ['EXPERIMENT_CLOSED', EXPERIMENT_CLOSED_TEXT, 'This study is closed to new participants.'],
+  ] as const)('shows a join refused with 403 %s as its page, logged out', async (code, text, title) => {
+    mockApi({
+      ...ADMITTING,
+      'POST /api/auth/login': { status: 200, body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } } },
+      'POST /api/participants': { status: 403, body: { error: text, code } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    await logIn();
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.getByText(title)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('says a revoked study login was withdrawn, without telling the participant to check the password', async () => {
+    mockApi({
+      ...ADMITTING,
+      'POST /api/auth/login': { status: 403, body: { error: LOGIN_REVOKED_TEXT, code: 'LOGIN_REVOKED' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    await logIn();
+    expect(await screen.findByText(LOGIN_REVOKED_TEXT)).toBeInTheDocument();
+    expect(screen.getByText('This study login has been withdrawn.')).toBeInTheDocument();
+    expect(screen.queryByText(/study email and password/)).toBeNull();
     expect(localStorage.getItem('token')).toBeNull();
   });
 

@@ -9,11 +9,21 @@ import { api, ApiError } from '../../../lib/api';
 import { logout } from '../../../lib/logout';
 import { clearToken, isLoggedIn } from '../../../lib/session';
 import { LoginForm } from '../../../components/LoginForm';
-import { loginAndStoreToken } from '../../../lib/login';
+import { LoginRefusedError, loginAndStoreToken } from '../../../lib/login';
 import { join } from '../participant-store';
 import { writeSession } from '../study-storage';
 
 const REQUIRED = ['PROLIFIC_PID', 'EXPERIMENT_ID'] as const;
+
+const CLOSED_TITLE = 'This study is closed to new participants.';
+const PAUSED_TITLE = 'This study is paused.';
+const REVOKED_TITLE = 'This study login has been withdrawn.';
+/** Join refusals shown as a page instead of the login (docs/decisions/0073, 0077), with their headings. */
+const REFUSALS: Record<string, string> = {
+  NOT_ADMITTING: CLOSED_TITLE,
+  EXPERIMENT_CLOSED: CLOSED_TITLE,
+  EXPERIMENT_PAUSED: PAUSED_TITLE,
+};
 
 /** `/prolific`: the participant landing with the Prolific ids in the URL (spec section 2). */
 export function ProlificPage() {
@@ -26,9 +36,10 @@ export function ProlificPage() {
   const studyId = params.get('STUDY_ID')?.trim() ?? '';
   const sessionId = params.get('SESSION_ID')?.trim() ?? '';
   const missing = REQUIRED.filter((key) => !(key === 'PROLIFIC_PID' ? prolificPid : experimentId));
-  // Set when the study admits no new participants (its chat budget is nearly spent): the login is not offered,
-  // so no study login is spent on it (docs/decisions/0073).
+  // Set when the study admits no new participants (paused, closed, or its chat budget nearly spent): the login is
+  // not offered, so no study login is spent on it (docs/decisions/0073, 0077). Also set for a revoked login.
   const [notAdmitting, setNotAdmitting] = useState<string | null>(null);
+  const [refusalTitle, setRefusalTitle] = useState(CLOSED_TITLE);
   const canJoin = missing.length === 0;
 
   useEffect(() => {
@@ -36,7 +47,10 @@ export function ProlificPage() {
     let live = true;
     api(endpoints.participants.admission, { params: { experimentId } })
       .then((admission) => {
-        if (live && !admission.admitting) setNotAdmitting(admission.message ?? NOT_ADMITTING_TEXT);
+        if (live && !admission.admitting) {
+          setRefusalTitle(admission.reason === 'paused' ? PAUSED_TITLE : CLOSED_TITLE);
+          setNotAdmitting(admission.message ?? NOT_ADMITTING_TEXT);
+        }
       })
       // Unreachable or unknown: offer the login as before; joining refuses whoever it must.
       .catch(() => undefined);
@@ -55,14 +69,25 @@ export function ProlificPage() {
 
   async function handleLogin(email: string, password: string) {
     if (missing.length > 0) throw new Error('Cannot login without required Prolific and Experiment IDs from the URL.');
-    const result = await loginAndStoreToken(email, password, 'Login failed');
+    let result: Awaited<ReturnType<typeof loginAndStoreToken>>;
+    try {
+      result = await loginAndStoreToken(email, password, 'Login failed');
+    } catch (error) {
+      if (error instanceof LoginRefusedError && error.code === 'LOGIN_REVOKED') {
+        setRefusalTitle(REVOKED_TITLE);
+        setNotAdmitting(error.message);
+        return;
+      }
+      throw error;
+    }
     let flow = false;
     try {
       flow = (await join(result.user.id, experimentId)).flow === true;
     } catch (error) {
       // Without an assignment the study cannot go on: stay logged out so the participant can retry.
       clearToken();
-      if (error instanceof ApiError && error.code === 'NOT_ADMITTING') {
+      if (error instanceof ApiError && REFUSALS[error.code]) {
+        setRefusalTitle(REFUSALS[error.code] ?? CLOSED_TITLE);
         setNotAdmitting(error.message);
         return;
       }
@@ -95,7 +120,7 @@ export function ProlificPage() {
         <Card className="mt-6">
           {notAdmitting !== null ? (
             <Alert tone="warning">
-              <p className="font-semibold">This study is closed to new participants.</p>
+              <p className="font-semibold">{refusalTitle}</p>
               <p className="mt-1">{notAdmitting}</p>
             </Alert>
           ) : loggedIn ? (

@@ -19,6 +19,7 @@ const experiment: Experiment = {
   description: null,
   completion_codes: { complete: null, exitnoqualms: null, exitceiling: null },
   study_version_id: VERSION,
+  state: 'open',
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-02T10:00:00.000Z',
 };
