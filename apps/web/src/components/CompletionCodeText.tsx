@@ -5,7 +5,7 @@ const EM_PER_CHARACTER = 0.7;
 
 /**
  * A completion code on one line, never broken mid-code (a participant types or pastes it whole): the text
- * shrinks to fit the width it has (container query units), from the usual size down to 14 px, and a code
+ * shrinks to fit the width it has (container query units), from the usual size down to 12 px, and a code
  * longer than that scrolls sideways rather than wrapping (issue 34).
  */
 export function CompletionCodeText({ code }: { code: string }) {
@@ -15,7 +15,7 @@ export function CompletionCodeText({ code }: { code: string }) {
       <p
         data-testid="completion-code"
         style={style}
-        className="overflow-x-auto font-mono text-[length:clamp(0.875rem,calc(100cqi/var(--code-ems)),1.5rem)] font-bold tracking-wider whitespace-nowrap text-slate-900 select-all [word-break:keep-all] sm:text-[length:clamp(0.875rem,calc(100cqi/var(--code-ems)),1.875rem)]"
+        className="overflow-x-auto font-mono text-[length:clamp(0.75rem,calc(100cqi/var(--code-ems)),1.5rem)] font-bold tracking-wider whitespace-nowrap text-slate-900 select-all [word-break:keep-all] sm:text-[length:clamp(0.75rem,calc(100cqi/var(--code-ems)),1.875rem)]"
       >
         {code}
       </p>
