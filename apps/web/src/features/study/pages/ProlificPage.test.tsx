@@ -235,4 +235,16 @@ describe('ProlificPage', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(CREDENTIALS_GUIDANCE);
     expect(screen.getByRole('alert')).not.toHaveTextContent(/were accepted/);
   });
+
+  it('lets the same participant continue even when the study admits no new participants', async () => {
+    loginAs();
+    mockApi({
+      [ADMISSION]: { status: 200, body: { admitting: false, message: NOT_ADMITTING_TEXT } },
+      [ASSIGNMENT]: { status: 200, body: assignment({ prolific_pid: 'PID-7' }) },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByRole('button', { name: 'Continue the study' })).toBeInTheDocument();
+    expect(screen.queryByText('This study is closed to new participants.')).toBeNull();
+    expect(screen.queryByText(/Please log in with the study login/)).toBeNull();
+  });
 });

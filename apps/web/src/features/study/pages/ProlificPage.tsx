@@ -95,6 +95,9 @@ export function ProlificPage() {
     };
   }, [loggedIn, participantId, canJoin, experimentId, prolificPid]);
 
+  // One who joined before goes on even when the study admits no new participants (docs/decisions/0073).
+  const sameParticipant = loggedIn && visitor === 'same';
+
   function keepIds() {
     writeSession('PROLIFIC_PID', prolificPid);
     writeSession('EXPERIMENT_ID', experimentId);
@@ -151,7 +154,7 @@ export function ProlificPage() {
       <main className="mx-auto w-full max-w-md flex-1 px-4 pt-8 pb-6 sm:pt-16">
         <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Research study</p>
         <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">Welcome</h1>
-        {notAdmitting === null && (
+        {notAdmitting === null && !sameParticipant && (
           <p className="mt-2 text-slate-700">
             Thank you for taking part. Please log in with the study login you were given for this study.
           </p>
@@ -162,16 +165,7 @@ export function ProlificPage() {
           </Alert>
         )}
         <Card className="mt-6">
-          {notAdmitting !== null ? (
-            <Alert tone="warning">
-              <p className="font-semibold">This study is closed to new participants.</p>
-              <p className="mt-1">{notAdmitting}</p>
-            </Alert>
-          ) : loggedIn && visitor === 'checking' ? (
-            <p className="text-slate-700" role="status">
-              Checking your study login...
-            </p>
-          ) : loggedIn && visitor === 'same' ? (
+          {sameParticipant ? (
             <div className="space-y-4">
               <Alert tone="info">
                 <p className="font-semibold">You are already logged in to this study.</p>
@@ -181,6 +175,15 @@ export function ProlificPage() {
                 Continue the study
               </Button>
             </div>
+          ) : notAdmitting !== null ? (
+            <Alert tone="warning">
+              <p className="font-semibold">This study is closed to new participants.</p>
+              <p className="mt-1">{notAdmitting}</p>
+            </Alert>
+          ) : loggedIn && visitor === 'checking' ? (
+            <p className="text-slate-700" role="status">
+              Checking your study login...
+            </p>
           ) : loggedIn ? (
             <div className="space-y-4">
               <Alert tone="warning">
