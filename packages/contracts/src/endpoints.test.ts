@@ -12,6 +12,7 @@ import {
   previewRoutes,
   flowRoutes,
   securityRoutes,
+  staffRoutes,
   studyRoutes,
   surveyRoutes,
 } from './index.js';
@@ -27,6 +28,7 @@ const routeGroups = {
   monitor: monitorRoutes,
   admin: adminRoutes,
   security: securityRoutes,
+  staff: staffRoutes,
   studies: studyRoutes,
   preview: previewRoutes,
   flow: flowRoutes,

@@ -15,6 +15,7 @@ export * from './journey.js';
 export * from './monitor.js';
 export * from './admin.js';
 export * from './security.js';
+export * from './staff.js';
 export * from './studies.js';
 export * from './preview.js';
 export * from './flow-journey.js';

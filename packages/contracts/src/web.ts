@@ -35,6 +35,7 @@ export type * from './journey.js';
 export type * from './monitor.js';
 export type * from './admin.js';
 export type * from './security.js';
+export type * from './staff.js';
 export type * from './studies.js';
 export type * from './preview.js';
 export type * from './flow-journey.js';
