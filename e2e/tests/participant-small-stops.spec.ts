@@ -1,6 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
+import { beliefChangeTemplate } from '@studychat/contracts/web';
 import { AdminApi } from '../support/api';
 import { analyzeSettled } from '../support/axe';
+import { doStep, setupFlow, stepOnScreen } from '../support/flow';
 import { consentAndChoose, landAndLogin, landingUrl, logInOnLanding, setupParticipant } from '../support/participant';
 
 // The participant's small stops of issue 34, on a phone-sized screen (390 x 844).
@@ -110,4 +112,27 @@ test('the required intention scale shows its asterisk and is announced as requir
   await expect(group.locator('legend')).toContainText('*');
   expect((await analyzeSettled(page)).violations).toEqual([]);
   await shot(page, 'baseline-required');
+});
+
+test('a flow study: the same participant continues from the link, and required questions are marked', async ({
+  page,
+  request,
+}) => {
+  const setup = await setupFlow(request, beliefChangeTemplate);
+  await page.clock.install();
+  await page.goto(landingUrl(setup));
+  await logInOnLanding(page, setup);
+  await expect(page).toHaveURL(new RegExp(`/flow/${setup.experimentId}$`));
+  while ((await stepOnScreen(page)) !== 'questions') await doStep(page, request);
+  // The required question carries the asterisk and is announced as required.
+  await expect(page.getByRole('textbox', { name: /\(required\)$/ })).toBeVisible();
+  await expect(page.getByText('*', { exact: true }).first()).toBeVisible();
+  expect((await analyzeSettled(page)).violations).toEqual([]);
+  await shot(page, 'flow-questions');
+
+  await page.evaluate(() => sessionStorage.clear());
+  await page.goto(landingUrl(setup));
+  await page.getByRole('button', { name: 'Continue the study' }).click();
+  await expect(page).toHaveURL(new RegExp(`/flow/${setup.experimentId}$`));
+  expect(await stepOnScreen(page)).toBe('questions');
 });
