@@ -247,4 +247,17 @@ describe('ProlificPage', () => {
     expect(screen.queryByText('This study is closed to new participants.')).toBeNull();
     expect(screen.queryByText(/Please log in with the study login/)).toBeNull();
   });
+
+  it('offers the login form, without leaving the page, when the stored login no longer works', async () => {
+    loginAs();
+    mockApi({
+      ...ADMITTING,
+      [ASSIGNMENT]: { status: 401, body: { error: 'Your session has expired', code: 'UNAUTHENTICATED' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByLabelText('Study email')).toBeInTheDocument();
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+    await waitFor(() => expect(sessionStorage.getItem('PROLIFIC_PID')).toBe('PID-7'));
+  });
 });

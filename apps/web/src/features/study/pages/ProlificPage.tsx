@@ -10,7 +10,7 @@ import { logout } from '../../../lib/logout';
 import { clearToken, currentUser, isLoggedIn } from '../../../lib/session';
 import { LoginForm } from '../../../components/LoginForm';
 import { loginAndStoreToken } from '../../../lib/login';
-import { findAssignment, join } from '../participant-store';
+import { join } from '../participant-store';
 import { writeSession } from '../study-storage';
 
 const REQUIRED = ['PROLIFIC_PID', 'EXPERIMENT_ID'] as const;
@@ -83,12 +83,19 @@ export function ProlificPage() {
       return;
     }
     let live = true;
-    findAssignment(participantId, experimentId)
+    api(endpoints.participants.get, { params: { userId: participantId, experimentId }, ownUnauthorized: true })
       .then((found) => {
-        if (live) setVisitor(found !== null && found.prolific_pid === prolificPid ? 'same' : 'other');
+        if (live) setVisitor(found.prolific_pid === prolificPid ? 'same' : 'other');
       })
-      .catch(() => {
-        if (live) setVisitor('other');
+      .catch((error: unknown) => {
+        if (!live) return;
+        // The stored login no longer works (expired or revoked): this page simply offers the login form.
+        if (error instanceof ApiError && error.status === 401) {
+          clearToken();
+          setLoggedIn(false);
+          return;
+        }
+        setVisitor('other');
       });
     return () => {
       live = false;
