@@ -127,6 +127,9 @@ test('complete pathway on a phone: surveys, four server-timed sections with a re
   expect(await page.evaluate(() => sessionStorage.getItem('prolificLinkOpened'))).toBe('true');
   expect(await analyzeSettled(page).then((r) => r.violations)).toEqual([]);
   await page.getByRole('button', { name: 'Finish & Close Window' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  // A page that says they are done and may close the tab, not the welcome page (issue 34).
+  await expect(page).toHaveURL(/\/finished$/);
+  await expect(page.getByRole('heading', { name: 'You have finished the study' })).toBeVisible();
+  await expect(page.getByText('you may now close this tab')).toBeVisible();
   expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
 });

@@ -49,7 +49,8 @@ test('a logged-in visitor is asked to log out first, and Log Out returns to the 
 }) => {
   const setup = await setupParticipant(request);
   await landAndLogin(page, setup);
-  const url = `/prolific?PROLIFIC_PID=${setup.prolificPid}&EXPERIMENT_ID=${setup.experimentId}`;
+  // Someone else's link (another Prolific id): the same participant's own link offers to continue instead (issue 34).
+  const url = `/prolific?PROLIFIC_PID=${setup.prolificPid}X&EXPERIMENT_ID=${setup.experimentId}`;
   await page.goto(url);
   await expect(page.getByText(/You are already logged in/)).toBeVisible();
   await page.getByRole('button', { name: 'Log Out' }).click();

@@ -22,6 +22,7 @@ import { registerChatLimitRoutes } from './modules/chat/chat-limits.routes.js';
 import { registerCostEstimateRoutes } from './modules/chat/cost-estimate.routes.js';
 import type { AuthContext } from './modules/auth/auth.service.js';
 import { registerSecurityRoutes } from './modules/auth/security.routes.js';
+import { registerStaffRoutes } from './modules/staff/staff.routes.js';
 import { registerChatRoutes } from './modules/chat/chat.routes.js';
 import { TokenSigner } from './modules/auth/token.js';
 import { LoginLimiter } from './modules/auth/login-limiter.js';
@@ -92,6 +93,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   };
   registerAuthRoutes(app, auth, guards);
   registerSecurityRoutes(app, auth, guards);
+  registerStaffRoutes(app, auth, guards);
   // Feature modules register here, one line each.
   registerSystemRoutes(app, ctx);
   registerChatRoutes(app, ctx);

@@ -284,6 +284,18 @@ describe('settings file', () => {
     expect(env).toMatchObject({ PORT: '5000', DATA_DIR: './my data', LOG_LEVEL: 'info' });
   });
 
+  it('starts on the embedded defaults when .env.example is copied as it is (SQLite, scripted model)', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'envexample-'));
+    // DATA_DIR given so the generated secrets land in a folder this test made, not the repository's data/.
+    const env: NodeJS.ProcessEnv = { ENV_FILE: path.join(REPO_ROOT, '.env.example'), DATA_DIR: dataDir };
+    expect(loadEnvFile(env)).toBe(path.join(REPO_ROOT, '.env.example'));
+    const config = buildConfig(parseEnv(env));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.sqliteFile).toBe(path.join(dataDir, 'studychat.sqlite'));
+    expect(config.llm.provider).toBe('scripted');
+    expect(config.workers).toBe(1);
+  });
+
   it('reads nothing when the file does not exist', () => {
     const env: NodeJS.ProcessEnv = { ENV_FILE: 'no/such/file.env' };
     expect(loadEnvFile(env)).toBeUndefined();

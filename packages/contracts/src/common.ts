@@ -71,6 +71,8 @@ export const ErrorCode = z.enum([
   'EXPERIMENT_HAS_PARTICIPANTS',
   /** A "preview as participant" link that is unknown, expired or already used. */
   'PREVIEW_LINK_INVALID',
+  /** The change would leave no admin: the last admin cannot be removed or made an analyst. */
+  'LAST_ADMIN',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -14,6 +14,7 @@ import {
   providerHealthRoutes,
   flowRoutes,
   securityRoutes,
+  staffRoutes,
   studyRoutes,
   surveyRoutes,
 } from './index.js';
@@ -29,6 +30,7 @@ const routeGroups = {
   monitor: monitorRoutes,
   admin: adminRoutes,
   security: securityRoutes,
+  staff: staffRoutes,
   studies: studyRoutes,
   preview: previewRoutes,
   flow: flowRoutes,

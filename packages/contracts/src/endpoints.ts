@@ -11,6 +11,7 @@ import type { chatRoutes } from './chat.js';
 import type { journeyRoutes } from './journey.js';
 import type { adminRoutes } from './admin.js';
 import type { securityRoutes } from './security.js';
+import type { staffRoutes } from './staff.js';
 import type { monitorRoutes } from './monitor.js';
 import type { costEstimateRoutes } from './cost-estimate.js';
 import type { providerHealthRoutes } from './provider-health.js';
@@ -44,6 +45,7 @@ type G = typeof providerHealthRoutes;
 type V = typeof studyRoutes;
 type W = typeof previewRoutes;
 type F = typeof flowRoutes;
+type Staff = typeof staffRoutes;
 
 export const endpoints = {
   auth: {
@@ -124,6 +126,13 @@ export const endpoints = {
     surveyResponses: endpoint<D['surveyResponses']>('GET', '/api/admin/users/:id/survey-responses'),
     system: endpoint<D['system']>('GET', '/api/admin/system'),
     modelCheck: endpoint<D['modelCheck']>('POST', '/api/admin/model-check'),
+  },
+  staff: {
+    list: endpoint<Staff['list']>('GET', '/api/admin/staff'),
+    create: endpoint<Staff['create']>('POST', '/api/admin/staff'),
+    setRole: endpoint<Staff['setRole']>('PUT', '/api/admin/staff/:id/role'),
+    remove: endpoint<Staff['remove']>('DELETE', '/api/admin/staff/:id'),
+    resetTotp: endpoint<Staff['resetTotp']>('POST', '/api/admin/staff/:id/totp-reset'),
   },
   security: {
     status: endpoint<Y['status']>('GET', '/api/auth/security'),

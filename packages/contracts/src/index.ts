@@ -17,6 +17,7 @@ export * from './cost-estimate.js';
 export * from './provider-health.js';
 export * from './admin.js';
 export * from './security.js';
+export * from './staff.js';
 export * from './studies.js';
 export * from './preview.js';
 export * from './flow-journey.js';

@@ -38,6 +38,7 @@ export type * from './cost-estimate.js';
 export type * from './provider-health.js';
 export type * from './admin.js';
 export type * from './security.js';
+export type * from './staff.js';
 export type * from './studies.js';
 export type * from './preview.js';
 export type * from './flow-journey.js';

@@ -104,6 +104,24 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/admin/users/${w.users.A.id}/survey-responses` }),
     expect: STAFF_READ,
   },
+  // People of the admin area (issue 34): admins only; the changes aim at the world's analyst.
+  'GET /api/admin/staff': { request: () => ({ url: '/api/admin/staff' }), expect: ADMIN_ONLY },
+  'POST /api/admin/staff': {
+    request: (w) => ({ url: '/api/admin/staff', body: { email: `staff-${w.experimentId}@lab.test`, role: 'analyst' } }),
+    expect: [401, 403, 403, 403, 403, 201],
+  },
+  'PUT /api/admin/staff/:id/role': {
+    request: (w) => ({ url: `/api/admin/staff/${w.users.analyst.id}/role`, body: { role: 'admin' } }),
+    expect: ADMIN_ONLY,
+  },
+  'DELETE /api/admin/staff/:id': {
+    request: (w) => ({ url: `/api/admin/staff/${w.users.analyst.id}` }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/admin/staff/:id/totp-reset': {
+    request: (w) => ({ url: `/api/admin/staff/${w.users.analyst.id}/totp-reset` }),
+    expect: ADMIN_ONLY,
+  },
   'GET /api/experiments': { request: () => ({ url: '/api/experiments' }), expect: STAFF_READ },
   'POST /api/experiments': {
     request: () => ({ url: '/api/experiments', body: { name: 'New study' } }),

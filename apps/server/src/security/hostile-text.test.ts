@@ -145,18 +145,29 @@ const CASES: Case[] = [
       body: { email: w.admin.email, password: `secret${nul}` },
     }),
   },
+  {
+    name: 'staff email (issue 34)',
+    field: 'email',
+    request: (w, nul) => ({
+      user: w.admin,
+      method: 'POST',
+      url: '/api/admin/staff',
+      body: { email: `new${nul}@lab.test`, role: 'analyst' },
+    }),
+  },
 ];
 
 /** Everything a refused request could have written. */
 async function snapshot(t: TestApp): Promise<string> {
   const db = t.database.db;
-  const [experiments, assignments, surveys, messages] = await Promise.all([
+  const [experiments, assignments, surveys, messages, users] = await Promise.all([
     db.selectFrom('experiments').selectAll().orderBy('id').execute(),
     db.selectFrom('assignments').selectAll().orderBy('id').execute(),
     db.selectFrom('survey_responses').select('id').orderBy('id').execute(),
     db.selectFrom('chat_messages').select('id').orderBy('id').execute(),
+    db.selectFrom('users').select('id').orderBy('id').execute(),
   ]);
-  return JSON.stringify({ experiments, assignments, surveys, messages });
+  return JSON.stringify({ experiments, assignments, surveys, messages, users });
 }
 
 describe.each(TEST_DIALECTS)('hostile text on %s', (dialect) => {
@@ -172,8 +183,8 @@ describe.each(TEST_DIALECTS)('hostile text on %s', (dialect) => {
     return { admin, experimentId, joined, assigned, threadId };
   }
 
-  it('covers the 14 fields of the probe and the two login fields', () => {
-    expect(CASES).toHaveLength(16);
+  it('covers the 14 fields of the probe, the two login fields and the staff email', () => {
+    expect(CASES).toHaveLength(17);
   });
 
   it('answers NUL in each text field with 400 { error, code } naming the field, and writes nothing', async () => {

@@ -44,10 +44,13 @@ export function LikertScale({
       <legend className="text-lg font-semibold text-slate-900">
         {legend}
         {required && (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
+          <>
+            <span aria-hidden="true" className="text-red-700">
+              {' '}
+              *
+            </span>
+            <span className="sr-only"> (required)</span>
+          </>
         )}
       </legend>
       <div

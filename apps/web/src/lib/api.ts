@@ -30,7 +30,14 @@ export class ApiError extends Error {
 type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : { [P in K]: T };
 export type RequestInput<R> = Part<'params', RouteParamsInput<R>> &
   Part<'query', RouteQueryInput<R>> &
-  Part<'body', RouteBodyInput<R>> & { signal?: AbortSignal };
+  Part<'body', RouteBodyInput<R>> & {
+    signal?: AbortSignal;
+    /**
+     * A 401 is the caller's to handle (it is thrown, the token stays, the browser stays): for a page that asks
+     * whether a stored login still works, such as the study landing.
+     */
+    ownUnauthorized?: boolean;
+  };
 
 let onUnauthorized: () => void = () => window.location.assign('/login');
 
@@ -111,7 +118,7 @@ export async function sendRequest<R extends RouteDef>(
     throw new ApiError('Could not reach the server. Please check your connection and try again.', 0, 'NETWORK');
   }
   if (!res.ok) {
-    handleUnauthorized(res.status, url);
+    if (!input.ownUnauthorized) handleUnauthorized(res.status, url);
     throw await errorFromResponse(res);
   }
   return res;

@@ -2,7 +2,7 @@ import { LOGIN_REVOKED_TEXT, type LoginResult, type Role } from '@studychat/cont
 import type { UserRow } from '../../db/schema.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError } from '../../lib/errors.js';
-import { advanceTotpStep, findLoginAccount, lastLoginUpdate } from './credentials.repository.js';
+import { advanceTotpStep, findLoginAccount, lastLoginUpdate, setTotpSecret } from './credentials.repository.js';
 import type { HashQueue } from '../users/hash-queue.js';
 import {
   decoyPasswordHash,
@@ -18,7 +18,7 @@ import { openSecret } from './secret-box.js';
 import { acceptTotp } from './totp.js';
 import type { LoginLimiter } from './login-limiter.js';
 import { addressKeyOf } from './login-rules.js';
-import { revokeSession, sessionInsert } from './session.repository.js';
+import { revokeSession, revokeUserSessions, sessionInsert } from './session.repository.js';
 import type { TokenSigner } from './token.js';
 
 /** What the TOTP secrets are sealed for (modules/auth/secret-box.ts). */
@@ -146,3 +146,13 @@ export async function logout(ctx: AuthContext, sessionId: string): Promise<void>
 // ends for a session no longer active).
 export { activeStaffSessionIds, insertSession, revokeUserSessions } from './session.repository.js';
 export { setLastLogin } from './credentials.repository.js';
+
+/** Ends every session of an account another admin changed or removed (its role is in its login). */
+export async function endSessionsOf(ctx: AuthContext, userId: string): Promise<number> {
+  return revokeUserSessions(ctx.deps.database.db, userId, ctx.deps.clock().toISOString());
+}
+
+/** Turns an account's two-factor authentication off (an admin's reset): its next login sets it up again. */
+export async function clearTotpOf(ctx: AuthContext, userId: string): Promise<void> {
+  await setTotpSecret(ctx.deps.database.db, userId, null, ctx.deps.clock().toISOString());
+}

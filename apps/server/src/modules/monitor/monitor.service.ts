@@ -175,7 +175,11 @@ function toParticipant(loaded: Loaded, row: MonitorRow, now: number): MonitorPar
     step: row.position.step,
     section: row.position.currentSection,
     step_since: new Date(facts.stepSince).toISOString(),
-    seconds_on_step: Math.max(0, Math.floor((now - facts.stepSince) / 1000)),
+    seconds_on_step: secondsOnStep(
+      facts.stepSince,
+      base.completed_at === null ? now : toMillis(base.completed_at),
+      now,
+    ),
     last_seen: new Date(facts.lastSeen).toISOString(),
     stale: row.stale,
     pathway: row.pathway,
@@ -185,6 +189,11 @@ function toParticipant(loaded: Loaded, row: MonitorRow, now: number): MonitorPar
     cost_usd: Math.round(facts.costUsd * 1e6) / 1e6,
     is_test: loaded.isTest,
   };
+}
+
+/** Time on the step up to now, or up to completion: a finished participant's clock stops (issue 34). */
+function secondsOnStep(stepSince: number, stoppedAt: number, now: number): number {
+  return Math.max(0, Math.floor((Math.min(stoppedAt, now) - stepSince) / 1000));
 }
 
 interface Classified {

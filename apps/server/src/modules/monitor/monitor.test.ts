@@ -262,4 +262,23 @@ describe.each(TEST_DIALECTS)('the study monitor on %s', (dialect) => {
     // Seeded without events: joined time is their step time, and they count as in progress or stale.
     expect(m.summary.total).toBe(14);
   });
+
+  it('stops the time on step at completion, while an unfinished participant’s keeps counting (issue 34)', async () => {
+    const finisher = await participantAt(t(), experimentId, 'confirm');
+    const waiting = await participantAt(t(), experimentId, 'joined');
+    t().clock.advance(90_000);
+    expectJson(
+      await send(t(), finisher, 'POST', '/api/participants/completion', { experimentId, pathway: 'confirm' }),
+      200,
+    );
+    const before = await monitor();
+    const finished = row(before, finisher)?.seconds_on_step;
+    expect(row(before, finisher)?.status).toBe('completed');
+    expect(row(before, waiting)?.seconds_on_step).toBeGreaterThanOrEqual(90);
+    // Ten minutes: within the sessions' idle limit.
+    t().clock.advance(10 * 60_000);
+    const after = await monitor();
+    expect(row(after, finisher)?.seconds_on_step).toBe(finished);
+    expect(row(after, waiting)?.seconds_on_step).toBe((row(before, waiting)?.seconds_on_step ?? 0) + 600);
+  });
 });

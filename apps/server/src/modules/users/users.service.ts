@@ -1,8 +1,18 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../lib/deps.js';
-import { conflict } from '../../lib/errors.js';
-import { countAdmins, findUserByEmail, insertUser } from './user.repository.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { toBool } from '../../db/values.js';
+import {
+  countAdmins,
+  deleteUser,
+  findStaffRow,
+  findUserByEmail,
+  insertUser,
+  listStaffRows,
+  lockAdmins,
+  setStaffRole,
+} from './user.repository.js';
 import { generatePassword, hashPassword } from './password.js';
 
 export interface CreateUserInput {
@@ -62,6 +72,85 @@ export async function bootstrapAdmin(
     chmodSync(passwordFile, 0o600);
   }
   return { created: true, email: user.email, generatedPassword, passwordFile };
+}
+
+export type StaffRow = NonNullable<Awaited<ReturnType<typeof findStaffRow>>>;
+export type StaffRoleName = 'admin' | 'analyst';
+
+export const STAFF_NOT_FOUND = 'No admin or analyst account with this id';
+
+export function staffRoleOf(row: { is_admin: boolean | number }): StaffRoleName {
+  return toBool(row.is_admin) ? 'admin' : 'analyst';
+}
+
+function lastAdmin(change: 'remove' | 'demote'): AppError {
+  return new AppError(
+    409,
+    'LAST_ADMIN',
+    change === 'remove'
+      ? 'This is the last admin account: add another admin before removing it.'
+      : 'This is the last admin account: add another admin before making it an analyst.',
+  );
+}
+
+/** Admins and analysts, oldest first (participants are study logins, not people of the admin area). */
+export function listStaffAccounts(deps: AppDeps): Promise<StaffRow[]> {
+  return listStaffRows(deps.database.db);
+}
+
+export async function findStaffAccount(deps: AppDeps, id: string): Promise<StaffRow> {
+  const row = await findStaffRow(deps.database.db, id);
+  if (!row) throw notFound(STAFF_NOT_FOUND);
+  return row;
+}
+
+/** A new admin or analyst with a generated one-time password, returned once (only its hash is stored). */
+export async function createStaffAccount(
+  deps: AppDeps,
+  email: string,
+  role: StaffRoleName,
+): Promise<{ row: StaffRow; password: string }> {
+  const password = generatePassword(20);
+  const created = await createUser(deps, {
+    email,
+    password,
+    isAdmin: role === 'admin',
+    role: role === 'analyst' ? 'analyst' : undefined,
+  });
+  return { row: await findStaffAccount(deps, created.id), password };
+}
+
+/**
+ * Makes a staff account an admin or an analyst; refused (409 LAST_ADMIN) when it would leave no admin. The admins
+ * are locked first, so two admins demoting each other at once cannot both succeed. `changed` is false for its own
+ * role again (nothing written).
+ */
+export async function changeStaffRole(
+  deps: AppDeps,
+  id: string,
+  role: StaffRoleName,
+): Promise<{ row: StaffRow; changed: boolean }> {
+  return deps.database.db.transaction().execute(async (trx) => {
+    await lockAdmins(trx);
+    const row = await findStaffRow(trx, id);
+    if (!row) throw notFound(STAFF_NOT_FOUND);
+    if (staffRoleOf(row) === role) return { row, changed: false };
+    if (role === 'analyst' && (await countAdmins(trx)) <= 1) throw lastAdmin('demote');
+    await setStaffRole(trx, id, role, deps.clock().toISOString());
+    return { row: { ...row, is_admin: role === 'admin', role }, changed: true };
+  });
+}
+
+/** Deletes a staff account; refused (409 LAST_ADMIN) for the last admin. Returns the account as it was. */
+export async function removeStaffAccount(deps: AppDeps, id: string): Promise<StaffRow> {
+  return deps.database.db.transaction().execute(async (trx) => {
+    await lockAdmins(trx);
+    const row = await findStaffRow(trx, id);
+    if (!row) throw notFound(STAFF_NOT_FOUND);
+    if (staffRoleOf(row) === 'admin' && (await countAdmins(trx)) <= 1) throw lastAdmin('remove');
+    await deleteUser(trx, id);
+    return row;
+  });
 }
 
 // The users module's public API for other modules (they never import its repository).

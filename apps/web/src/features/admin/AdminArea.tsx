@@ -8,6 +8,7 @@ import { Navigate, Route, Routes } from '../../lib/router';
 const AppHomePage = lazy(() => import('./AppHomePage').then((m) => ({ default: m.AppHomePage })));
 const AdminDashboardPage = lazy(() => import('./AdminDashboardPage').then((m) => ({ default: m.AdminDashboardPage })));
 const UsersPage = lazy(() => import('./users/UsersPage').then((m) => ({ default: m.UsersPage })));
+const StaffPage = lazy(() => import('./users/StaffPage').then((m) => ({ default: m.StaffPage })));
 const UserDetailPage = lazy(() => import('./user-detail/UserDetailPage').then((m) => ({ default: m.UserDetailPage })));
 const ExperimentsPage = lazy(() =>
   import('./experiments/ExperimentsPage').then((m) => ({ default: m.ExperimentsPage })),
@@ -33,6 +34,7 @@ export function AdminArea() {
         <Route path="/app" element={page(<AppHomePage />)} />
         <Route path="/admin" element={page(<AdminDashboardPage />)} />
         <Route path="/admin/users" element={page(<UsersPage />)} />
+        <Route path="/admin/people" element={page(<StaffPage />)} />
         <Route path="/admin/user/:id" element={page(<UserDetailPage />)} />
         <Route path="/admin/experiments" element={page(<ExperimentsPage />)} />
         <Route path="/admin/experiments/:id" element={page(<ExperimentDetailPage />)} />

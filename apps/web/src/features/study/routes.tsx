@@ -8,6 +8,7 @@ import {
   ConfirmPage,
   ConsentPage,
   EntryPage,
+  FinishedPage,
   FlowRoutePage,
   PostSurveyPage,
   PreSurveyPage,
@@ -123,6 +124,7 @@ export function studyRoutes() {
           </StudyRoute>
         }
       />
+      <Route path="/finished" element={<FinishedPage />} />
     </>
   );
 }

@@ -28,6 +28,7 @@ const loaders = {
   ChatPage: once(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage }))),
   PostSurveyPage: once(() => import('./pages/PostSurveyPage').then((m) => ({ default: m.PostSurveyPage }))),
   CompletionPage: once(() => import('./completion/CompletionPage').then((m) => ({ default: m.CompletionPage }))),
+  FinishedPage: once(() => import('./pages/FinishedPage').then((m) => ({ default: m.FinishedPage }))),
   FlowRoutePage: once(() => import('./flow/FlowRoutePage').then((m) => ({ default: m.FlowRoutePage }))),
 } satisfies Record<string, Loader>;
 
@@ -42,6 +43,8 @@ export const StaticPage = lazy(loaders.StaticPage);
 export const ChatPage = lazy(loaders.ChatPage);
 export const PostSurveyPage = lazy(loaders.PostSurveyPage);
 export const CompletionPage = lazy(loaders.CompletionPage);
+/** After "Finish & Close Window": done, logged out, may close the tab (issue 34). */
+export const FinishedPage = lazy(loaders.FinishedPage);
 /** A study written as a flow (issue 30): one page that shows whichever step the server says. */
 export const FlowRoutePage = lazy(loaders.FlowRoutePage);
 

@@ -145,6 +145,29 @@ describe('MonitorPanel', () => {
   });
 });
 
+describe('MonitorPanel time on step', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the time on step of those still going and "Done" for a finished participant (issue 34)', async () => {
+    const finished = participant('done@study.test', 'PID-DONE', {
+      status: 'completed',
+      step: 'completed',
+      pathway: 'complete',
+      seconds_on_step: 0,
+    });
+    mockFetch({
+      [`GET /api/experiments/${ID}/monitor`]: () =>
+        json(200, { ...reply, participants: [...reply.participants, finished] }),
+      [`GET /api/experiments/${ID}/monitor/stream`]: () => new Response('', { status: 200 }),
+    });
+    renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
+    const rows = await screen.findAllByTestId('monitor-row');
+    expect(within(rows[0] as HTMLElement).getByText('1 min 15 s')).toBeInTheDocument();
+    expect(within(rows[3] as HTMLElement).getByText('Done')).toBeInTheDocument();
+    expect(within(rows[3] as HTMLElement).queryByText('0 s')).toBeNull();
+  });
+});
+
 describe('MonitorPanel with a large study', () => {
   afterEach(() => vi.unstubAllGlobals());
 

@@ -112,7 +112,10 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
                     )}
                   </td>
                   <td className={TD_CLASS}>{stepText(row)}</td>
-                  <td className={`${TD_CLASS} tabular-nums`}>{duration(row.seconds_on_step)}</td>
+                  <td className={`${TD_CLASS} tabular-nums`}>
+                    {/* A finished participant's clock stopped at completion (issue 34): no count that keeps going. */}
+                    {row.status === 'completed' ? 'Done' : duration(row.seconds_on_step)}
+                  </td>
                   <td className={TD_CLASS}>{formatDateTime(row.last_seen)}</td>
                   <td className={TD_CLASS}>{row.pathway ?? '-'}</td>
                   <td className={`${TD_CLASS} text-right tabular-nums`}>{row.chat_rounds}</td>

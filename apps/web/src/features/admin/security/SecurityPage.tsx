@@ -10,6 +10,7 @@ import { TextField } from '../../../components/TextField';
 import { api } from '../../../lib/api';
 import { BackLink } from '../BackLink';
 import { serverMessage } from '../format';
+import { TotpQrCode } from './TotpQrCode';
 
 const STATUS_KEY = ['security', 'status'];
 
@@ -123,9 +124,10 @@ export function SecurityPage() {
             </p>
             {setup ? (
               <div className="mt-4 space-y-2">
+                <p className="text-slate-700">Scan this QR code with your authenticator app (it is shown only now):</p>
+                <TotpQrCode url={setup.otpauthUrl} />
                 <p className="text-slate-700">
-                  Add this key to your authenticator app (it is shown only now), or open the link on the phone that has
-                  the app:
+                  Or add this key to your authenticator app, or open the link on the phone that has the app:
                 </p>
                 <p className="rounded-lg bg-slate-100 px-3 py-2 font-mono text-lg tracking-wider break-all text-slate-900">
                   {setup.secret}

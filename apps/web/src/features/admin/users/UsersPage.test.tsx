@@ -91,4 +91,18 @@ describe('UsersPage', () => {
       'Failed to load users. Please check your authorization.',
     );
   });
+
+  it('links admins, not analysts, to the page that manages admins and analysts (issue 34)', async () => {
+    mockFetch({ 'GET /api/admin/users': () => json(200, users) });
+    show();
+    await screen.findByText('3 users');
+    expect(screen.getByRole('link', { name: 'Manage admins and analysts' })).toHaveAttribute('href', '/admin/people');
+  });
+
+  it('shows an analyst no link to manage people', async () => {
+    mockFetch({ 'GET /api/admin/users': () => json(200, users) });
+    renderPage(<UsersPage />, { path: '/admin/users', route: '/admin/users', as: 'analyst' });
+    await screen.findByText('3 users');
+    expect(screen.queryByRole('link', { name: 'Manage admins and analysts' })).toBeNull();
+  });
 });

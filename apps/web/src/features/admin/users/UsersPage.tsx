@@ -8,6 +8,7 @@ import { type SortState } from '../../../components/sorting';
 import { Spinner } from '../../../components/Spinner';
 import { TABLE_CLASS, TD_CLASS, TD_DATE_CLASS, TableScroll } from '../../../components/TableScroll';
 import { BackLink } from '../BackLink';
+import { canEdit } from '../can-edit';
 import { TestRunBadge } from '../TestRunBadge';
 import { formatDateTime, shortId } from '../format';
 import { useUsers } from './use-users';
@@ -34,6 +35,11 @@ export function UsersPage() {
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Users</h1>
         {users && <p className="text-slate-600">{users.length === 1 ? '1 user' : `${users.length} users`}</p>}
         {isFetching && !isPending && <Spinner label="Updating..." />}
+        {canEdit() && (
+          <Link to="/admin/people" className="ml-auto font-semibold text-brand-700 underline underline-offset-2">
+            Manage admins and analysts
+          </Link>
+        )}
       </div>
       <Card className="overflow-hidden p-0!">
         {isPending ? (

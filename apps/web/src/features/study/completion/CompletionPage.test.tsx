@@ -163,7 +163,7 @@ describe('CompletionPage', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     await user.click(link);
     await user.click(screen.getByRole('button', { name: 'Finish & Close Window' }));
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/finished$/));
     expect(api.keys()).toContain('POST /api/auth/logout');
     expect(sessionStorage.length).toBe(0);
     expect(localStorage.length).toBe(0);

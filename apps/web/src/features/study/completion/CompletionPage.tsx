@@ -4,6 +4,7 @@ import { useLocation, useNavigate, useSearchParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
+import { CompletionCodeText } from '../../../components/CompletionCodeText';
 import { NativeDialog } from '../../../components/NativeDialog';
 import { Spinner } from '../../../components/Spinner';
 import { StudyLayout } from '../../../components/StudyLayout';
@@ -15,6 +16,7 @@ import { complete, useParticipant } from '../participant-store';
 import { StudyContext } from '../study-context';
 import { readCachedStatus, readSession, removeSession, setFlag } from '../study-storage';
 import { bestEffort } from '../with-retry';
+import type { FinishedState } from '../pages/FinishedPage';
 import { resolvePathway } from './resolve-pathway';
 
 type CodeState =
@@ -95,7 +97,12 @@ export function CompletionPage() {
 
   function handleFinish() {
     removeSession('prolificLinkOpened');
-    void logout((path) => navigate(path, { replace: true }));
+    // Logged out, the study's storage cleared: a page that says they are done, not the welcome page (issue 34).
+    const finished: FinishedState = {
+      participantId: readSession('PROLIFIC_PID'),
+      experimentId: readSession('EXPERIMENT_ID'),
+    };
+    void logout((path) => navigate(path, { replace: true, state: finished }), '/finished');
   }
 
   const code = state.kind === 'code' ? state.code : null;
@@ -115,11 +122,7 @@ export function CompletionPage() {
               <Spinner label="Loading your code..." />
             </div>
           )}
-          {state.kind === 'code' && (
-            <p className="mt-1 font-mono text-2xl font-bold tracking-wider break-all text-slate-900 select-all sm:text-3xl">
-              {state.code}
-            </p>
-          )}
+          {state.kind === 'code' && <CompletionCodeText code={state.code} />}
           {state.kind === 'not-set' && <p className="mt-1 font-mono text-2xl font-bold text-slate-700">NOT SET</p>}
           {state.kind === 'error' && <p className="mt-1 font-mono text-2xl font-bold text-red-700">ERROR</p>}
         </div>

@@ -107,4 +107,30 @@ describe('QuestionField', () => {
     await userEvent.type(screen.getByRole('spinbutton', { name: /^Age/ }), '42');
     expect(values.at(-1)).toBe(42);
   });
+
+  it('marks a required scale question with an asterisk and a spoken "required", an optional one with neither (issue 34)', () => {
+    renderQuestion({
+      key: 'worry',
+      text: 'How worried?',
+      required: true,
+      type: 'likert',
+      points: 5,
+      labels: { min: 'Not', max: 'Very' },
+    });
+    const group = screen.getByRole('group', { name: /^How worried\?\s*\(required\)$/ });
+    expect(group.querySelector('legend [aria-hidden="true"]')).toHaveTextContent('*');
+  });
+
+  it('leaves an optional scale question unmarked', () => {
+    renderQuestion({
+      key: 'worry',
+      text: 'How worried?',
+      required: false,
+      type: 'likert',
+      points: 5,
+      labels: { min: 'Not', max: 'Very' },
+    });
+    expect(screen.getByRole('group', { name: 'How worried?' })).toBeInTheDocument();
+    expect(screen.queryByText('*')).toBeNull();
+  });
 });

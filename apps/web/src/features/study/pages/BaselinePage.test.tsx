@@ -73,4 +73,11 @@ describe('BaselinePage', () => {
     expect(api.calls[2]?.body).toEqual({ experimentId: EXP_ID, pathway: 'ceiling' });
     expect(warn).toHaveBeenCalled();
   });
+
+  it('marks the required intention question with an asterisk and a spoken "required" (issue 34)', () => {
+    mockApi({});
+    setup();
+    const group = screen.getByRole('group', { name: /MMR vaccine.*\s*\(required\)$/ });
+    expect(group.querySelector('legend [aria-hidden="true"]')).toHaveTextContent('*');
+  });
 });

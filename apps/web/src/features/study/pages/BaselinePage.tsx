@@ -74,6 +74,7 @@ export function BaselinePage() {
             min={LIKERT_MIN}
             max={LIKERT_MAX}
             labels={baseline.labels}
+            required
           />
           {error && <Alert className="mt-5">{error}</Alert>}
           <div className="mt-6">

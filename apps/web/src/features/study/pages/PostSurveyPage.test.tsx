@@ -108,4 +108,13 @@ describe('PostSurveyPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Stop here');
     expect(api.calls[0]?.body).toMatchObject({ survey_type: 'post', responses: { bedtime_after: 5 } });
   });
+
+  it('marks the required intention question with an asterisk and a spoken "required" (issue 34)', () => {
+    mockApi({});
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    renderAt(<PostSurveyPage />, '/post-survey');
+    const group = screen.getByRole('group', { name: /\s*\(required\)$/ });
+    expect(group.querySelector('legend [aria-hidden="true"]')).toHaveTextContent('*');
+  });
 });

@@ -186,4 +186,52 @@ describe('PreSurveyPage', () => {
     expect(freshJourney(EXP_ID)?.step).toBe('consent');
     expect(sessionStorage.getItem('preSurveySubmitted')).toBeNull();
   });
+
+  it('marks every required question, a scale one too, with an asterisk and a spoken "required" (issue 34)', () => {
+    mockApi({});
+    const study: PageStudy = {
+      ...builtInStudy,
+      pre: {
+        title: 'About you',
+        intro: 'Two questions.',
+        questions: [
+          {
+            key: 'worry',
+            wording: 'How much do you worry?',
+            type: 'scale',
+            labels: { min: 'Not at all', mid: 'Somewhat', max: 'A great deal' },
+            required: true,
+          },
+          {
+            key: 'sleep',
+            wording: 'How well do you sleep?',
+            type: 'scale',
+            labels: { min: 'Badly', mid: 'So so', max: 'Well' },
+            required: false,
+          },
+        ],
+      },
+    };
+    loginAs();
+    sessionStorage.setItem('EXPERIMENT_ID', EXP_ID);
+    sessionStorage.setItem('baselineIntention', '3');
+    renderAt(
+      <Guarded study={study}>
+        <PreSurveyPage />
+      </Guarded>,
+      '/pre-survey',
+    );
+    const required = screen.getByRole('group', { name: /^How much do you worry\?\s*\(required\)$/ });
+    expect(required.querySelector('legend [aria-hidden="true"]')).toHaveTextContent('*');
+    expect(screen.getByRole('group', { name: 'How well do you sleep?' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Submit Survey' })).toBeDisabled();
+  });
+
+  it('marks each of the built-in questions as required', () => {
+    mockApi({});
+    setup();
+    const groups = screen.getAllByRole('group');
+    expect(groups).toHaveLength(builtInStudy.pre.questions.length);
+    for (const group of groups) expect(group).toHaveAccessibleName(/\s*\(required\)$/);
+  });
 });

@@ -52,6 +52,7 @@ function Question({
         min={LIKERT_MIN}
         max={LIKERT_MAX}
         labels={question.labels ?? { min: '', mid: '', max: '' }}
+        required={question.required}
       />
     );
   }

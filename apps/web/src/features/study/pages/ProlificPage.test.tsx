@@ -15,6 +15,8 @@ afterEach(() => vi.unstubAllGlobals());
 const LANDING = `/prolific?PROLIFIC_PID=PID-7&EXPERIMENT_ID=${EXP_ID}&STUDY_ID=S-1&SESSION_ID=X-1`;
 const ADMISSION = `GET /api/participants/admission/${EXP_ID}`;
 const ADMITTING = { [ADMISSION]: { status: 200, body: { admitting: true, message: null } } };
+const ASSIGNMENT = `GET /api/participants/${USER_ID}/${EXP_ID}`;
+const CREDENTIALS_GUIDANCE = /check that you are using the study email and password/;
 
 async function logIn() {
   const user = userEvent.setup();
@@ -82,6 +84,9 @@ describe('ProlificPage', () => {
     renderAt(<ProlificPage />, LANDING, '/prolific');
     await logIn();
     expect(await screen.findByRole('alert')).toHaveTextContent(taken);
+    // The password was right: no advice to check it (issue 34), but what to do instead.
+    expect(screen.getByRole('alert')).not.toHaveTextContent(CREDENTIALS_GUIDANCE);
+    expect(screen.getByRole('alert')).toHaveTextContent(/were accepted.*Log in with that one/);
     // Not taken for "already joined": the existing assignment is not fetched.
     expect(api.keys()).not.toContain(`GET /api/participants/${USER_ID}/${EXP_ID}`);
     expect(localStorage.getItem('token')).toBeNull();
@@ -168,14 +173,138 @@ describe('ProlificPage', () => {
 
   it('asks a logged-in visitor to log out first; Log Out returns to the same URL logged out', async () => {
     loginAs();
-    const api = mockApi({ ...ADMITTING, 'POST /api/auth/logout': { status: 200, body: { ok: true } } });
+    const api = mockApi({
+      ...ADMITTING,
+      // Someone else: this login has not joined this experiment.
+      [ASSIGNMENT]: { status: 404, body: { error: 'Not found', code: 'NOT_FOUND' } },
+      'POST /api/auth/logout': { status: 200, body: { ok: true } },
+    });
     renderAt(<ProlificPage />, LANDING, '/prolific');
-    expect(screen.getByText(/You are already logged in/)).toBeInTheDocument();
+    expect(await screen.findByText(/You are already logged in/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Study email')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Continue the study' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Log Out' }));
     expect(await screen.findByLabelText('Study email')).toBeInTheDocument();
-    expect(api.keys().filter((key) => key !== ADMISSION)).toEqual(['POST /api/auth/logout']);
+    expect(api.keys().filter((key) => key !== ADMISSION && key !== ASSIGNMENT)).toEqual(['POST /api/auth/logout']);
     expect(localStorage.getItem('token')).toBeNull();
     await waitFor(() => expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID));
+  });
+
+  it('offers the same participant, still logged in, to continue the study where they were (issue 34)', async () => {
+    loginAs();
+    const api = mockApi({ ...ADMITTING, [ASSIGNMENT]: { status: 200, body: assignment({ prolific_pid: 'PID-7' }) } });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByText('You are already logged in to this study.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Log Out' })).toBeNull();
+    expect(screen.queryByText(/Please log out first/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue the study' }));
+    // The study guard takes them on to the step the server has them at.
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/consent'));
+    expect(sessionStorage.getItem('PROLIFIC_PID')).toBe('PID-7');
+    expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID);
+    expect(sessionStorage.getItem('STUDY_ID')).toBe('S-1');
+    expect(localStorage.getItem('token')).not.toBeNull();
+    expect(api.keys()).not.toContain('POST /api/auth/logout');
+  });
+
+  it('asks a login of this experiment with another Prolific id to log out first', async () => {
+    loginAs();
+    mockApi({ ...ADMITTING, [ASSIGNMENT]: { status: 200, body: assignment({ prolific_pid: 'PID-OTHER' }) } });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByText(/Please log out first/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log Out' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Continue the study' })).toBeNull();
+  });
+
+  it('asks a logged-in admin to log out first without looking for an assignment', async () => {
+    loginAs({ isAdmin: true });
+    const api = mockApi({ ...ADMITTING });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByText(/Please log out first/)).toBeInTheDocument();
+    expect(api.keys()).not.toContain(ASSIGNMENT);
+  });
+
+  it.each([
+    [
+      'PROLIFIC_ID_WITHDRAWN',
+      403,
+      'This Prolific ID has withdrawn from this study and its data was deleted, so it cannot take part again. Please contact the research team if you think this is a mistake.',
+      /cannot take part in this study again/,
+    ],
+    [
+      'PROLIFIC_ID_MISMATCH',
+      403,
+      'This study login is already linked to a different Prolific ID. Please use the study login provided to you for this Prolific account.',
+      /belongs to another Prolific account/,
+    ],
+    [
+      'FORBIDDEN',
+      403,
+      'This study login was created for a different study. Please use the login details provided with this study.',
+      /is for another study/,
+    ],
+  ])(
+    'a join refused with %s says what is wrong, not to check the password (issue 34)',
+    async (code, status, message, guidance) => {
+      mockApi({
+        ...ADMITTING,
+        'POST /api/auth/login': {
+          status: 200,
+          body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } },
+        },
+        'POST /api/participants': { status, body: { error: message, code } },
+      });
+      renderAt(<ProlificPage />, LANDING, '/prolific');
+      await logIn();
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(message);
+      expect(alert).toHaveTextContent(guidance);
+      expect(alert).toHaveTextContent(/were accepted/);
+      expect(alert).not.toHaveTextContent(CREDENTIALS_GUIDANCE);
+      expect(localStorage.getItem('token')).toBeNull();
+    },
+  );
+
+  it('a wrong password after a refusal gets the password guidance again', async () => {
+    mockApi({
+      ...ADMITTING,
+      'POST /api/auth/login': [
+        { status: 200, body: { token: 'tok', user: { id: USER_ID, email: 'p123@study.test' } } },
+        { status: 401, body: { error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' } },
+      ],
+      'POST /api/participants': { status: 403, body: { error: 'Withdrawn.', code: 'PROLIFIC_ID_WITHDRAWN' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    await logIn();
+    expect(await screen.findByRole('alert')).toHaveTextContent(/were accepted/);
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Invalid email or password'));
+    expect(screen.getByRole('alert')).toHaveTextContent(CREDENTIALS_GUIDANCE);
+    expect(screen.getByRole('alert')).not.toHaveTextContent(/were accepted/);
+  });
+
+  it('lets the same participant continue even when the study admits no new participants', async () => {
+    loginAs();
+    mockApi({
+      [ADMISSION]: { status: 200, body: { admitting: false, message: NOT_ADMITTING_TEXT } },
+      [ASSIGNMENT]: { status: 200, body: assignment({ prolific_pid: 'PID-7' }) },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByRole('button', { name: 'Continue the study' })).toBeInTheDocument();
+    expect(screen.queryByText('This study is closed to new participants.')).toBeNull();
+    expect(screen.queryByText(/Please log in with the study login/)).toBeNull();
+  });
+
+  it('offers the login form, without leaving the page, when the stored login no longer works', async () => {
+    loginAs();
+    mockApi({
+      ...ADMITTING,
+      [ASSIGNMENT]: { status: 401, body: { error: 'Your session has expired', code: 'UNAUTHENTICATED' } },
+    });
+    renderAt(<ProlificPage />, LANDING, '/prolific');
+    expect(await screen.findByLabelText('Study email')).toBeInTheDocument();
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+    await waitFor(() => expect(sessionStorage.getItem('PROLIFIC_PID')).toBe('PID-7'));
   });
 });

@@ -1,5 +1,5 @@
 import { endpoints, NOT_ADMITTING_TEXT } from '@studychat/contracts/web';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
@@ -7,7 +7,7 @@ import { Card } from '../../../components/Card';
 import { StudyFooter } from '../../../components/StudyFooter';
 import { api, ApiError } from '../../../lib/api';
 import { logout } from '../../../lib/logout';
-import { clearToken, isLoggedIn } from '../../../lib/session';
+import { clearToken, currentUser, isLoggedIn } from '../../../lib/session';
 import { LoginForm } from '../../../components/LoginForm';
 import { LoginRefusedError, loginAndStoreToken } from '../../../lib/login';
 import { join } from '../participant-store';
@@ -25,12 +25,39 @@ const REFUSALS: Record<string, string> = {
   EXPERIMENT_PAUSED: PAUSED_TITLE,
 };
 
+/** The guidance under a failed login when the email or password may be wrong (spec section 2). */
+const CREDENTIALS_GUIDANCE =
+  'Please check that you are using the study email and password provided for this study, not a personal or Prolific login.';
+
+/**
+ * The guidance under a refusal that came after the password was accepted: one per refusal code, so a withdrawn
+ * or duplicate Prolific id is never told to check a password that was right (issue 34). The server's message
+ * above it says what is wrong.
+ */
+const REFUSAL_GUIDANCE: Readonly<Record<string, string>> = {
+  PROLIFIC_ID_WITHDRAWN:
+    'Your study login and password were accepted: trying them again will not help. This Prolific ID cannot take part in this study again.',
+  PROLIFIC_ID_TAKEN:
+    'Your study login and password were accepted, but your Prolific ID is already taking part with another study login. Log in with that one to continue.',
+  PROLIFIC_ID_MISMATCH:
+    'Your study login and password were accepted, but this study login belongs to another Prolific account. Use the study login you were given.',
+  FORBIDDEN:
+    'Your study login and password were accepted, but this study login is for another study. Use the login given with this study.',
+  NOT_FOUND:
+    'Your study login and password were accepted, but this study link is not valid. Please open the study again from the link on Prolific.',
+};
+
+/** Whether the visitor already logged in is the participant the link is for (issue 34). */
+type Visitor = 'checking' | 'same' | 'other';
+
 /** `/prolific`: the participant landing with the Prolific ids in the URL (spec section 2). */
 export function ProlificPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
   const [loggedIn, setLoggedIn] = useState(isLoggedIn);
+  const [visitor, setVisitor] = useState<Visitor>('checking');
+  const [refusal, setRefusal] = useState<string | null>(null);
   const prolificPid = params.get('PROLIFIC_PID')?.trim() ?? '';
   const experimentId = params.get('EXPERIMENT_ID')?.trim() ?? '';
   const studyId = params.get('STUDY_ID')?.trim() ?? '';
@@ -59,6 +86,52 @@ export function ProlificPage() {
     };
   }, [canJoin, experimentId]);
 
+  // Logged in already: the same participant (this experiment, this Prolific id) may continue where they were; anyone
+  // else is asked to log out first (spec section 2). Staff and a failed check count as someone else.
+  const user = loggedIn ? currentUser() : null;
+  const participantId = user && user.role === 'participant' ? user.userId : null;
+  useEffect(() => {
+    if (!loggedIn) return;
+    if (!participantId || !canJoin) {
+      setVisitor('other');
+      return;
+    }
+    let live = true;
+    api(endpoints.participants.get, { params: { userId: participantId, experimentId }, ownUnauthorized: true })
+      .then((found) => {
+        if (live) setVisitor(found.prolific_pid === prolificPid ? 'same' : 'other');
+      })
+      .catch((error: unknown) => {
+        if (!live) return;
+        // The stored login no longer works (expired or revoked): this page simply offers the login form.
+        if (error instanceof ApiError && error.status === 401) {
+          clearToken();
+          setLoggedIn(false);
+          return;
+        }
+        setVisitor('other');
+      });
+    return () => {
+      live = false;
+    };
+  }, [loggedIn, participantId, canJoin, experimentId, prolificPid]);
+
+  // One who joined before goes on even when the study admits no new participants (docs/decisions/0073).
+  const sameParticipant = loggedIn && visitor === 'same';
+
+  function keepIds() {
+    writeSession('PROLIFIC_PID', prolificPid);
+    writeSession('EXPERIMENT_ID', experimentId);
+    if (studyId) writeSession('STUDY_ID', studyId);
+    if (sessionId) writeSession('SESSION_ID', sessionId);
+  }
+
+  /** The same participant goes on: the study guard takes them to the step the server has them at. */
+  function continueStudy() {
+    keepIds();
+    navigate('/consent', { replace: true });
+  }
+
   useEffect(() => {
     if (loggedIn || missing.length > 0) return;
     writeSession('PROLIFIC_PID', prolificPid);
@@ -69,6 +142,7 @@ export function ProlificPage() {
 
   async function handleLogin(email: string, password: string) {
     if (missing.length > 0) throw new Error('Cannot login without required Prolific and Experiment IDs from the URL.');
+    setRefusal(null);
     let result: Awaited<ReturnType<typeof loginAndStoreToken>>;
     try {
       result = await loginAndStoreToken(email, password, 'Login failed');
@@ -91,6 +165,11 @@ export function ProlificPage() {
         setNotAdmitting(error.message);
         return;
       }
+      // The password was right: the refusal says what is wrong, with its own guidance.
+      if (error instanceof ApiError && REFUSAL_GUIDANCE[error.code]) {
+        setRefusal(error.code);
+        throw new Error(error.message);
+      }
       throw error instanceof Error ? error : new Error('Login failed');
     }
     try {
@@ -107,7 +186,7 @@ export function ProlificPage() {
       <main className="mx-auto w-full max-w-md flex-1 px-4 pt-8 pb-6 sm:pt-16">
         <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Research study</p>
         <h1 className="mt-1 text-2xl font-bold text-slate-900 sm:text-3xl">Welcome</h1>
-        {notAdmitting === null && (
+        {notAdmitting === null && !sameParticipant && (
           <p className="mt-2 text-slate-700">
             Thank you for taking part. Please log in with the study login you were given for this study.
           </p>
@@ -118,11 +197,25 @@ export function ProlificPage() {
           </Alert>
         )}
         <Card className="mt-6">
-          {notAdmitting !== null ? (
+          {sameParticipant ? (
+            <div className="space-y-4">
+              <Alert tone="info">
+                <p className="font-semibold">You are already logged in to this study.</p>
+                <p className="mt-1">You can continue where you left off.</p>
+              </Alert>
+              <Button className="w-full" onClick={continueStudy}>
+                Continue the study
+              </Button>
+            </div>
+          ) : notAdmitting !== null ? (
             <Alert tone="warning">
               <p className="font-semibold">{refusalTitle}</p>
               <p className="mt-1">{notAdmitting}</p>
             </Alert>
+          ) : loggedIn && visitor === 'checking' ? (
+            <p className="text-slate-700" role="status">
+              Checking your study login...
+            </p>
           ) : loggedIn ? (
             <div className="space-y-4">
               <Alert tone="warning">
@@ -147,11 +240,7 @@ export function ProlificPage() {
                 emailLabel="Study email"
                 emailHint="Your study email looks like a generated research address, such as study-ab12cd34@studychat.local."
                 passwordHint="Do not use your personal email or your Prolific login here."
-                errorGuidance={
-                  missing.length > 0
-                    ? undefined
-                    : 'Please check that you are using the study email and password provided for this study, not a personal or Prolific login.'
-                }
+                errorGuidance={guidanceFor(missing.length > 0, refusal)}
                 onSubmit={handleLogin}
               />
             </>
@@ -161,4 +250,9 @@ export function ProlificPage() {
       <StudyFooter participantId={prolificPid || null} experimentId={experimentId || null} />
     </div>
   );
+}
+
+function guidanceFor(missingIds: boolean, refusal: string | null): ReactNode {
+  if (missingIds) return undefined;
+  return (refusal && REFUSAL_GUIDANCE[refusal]) ?? CREDENTIALS_GUIDANCE;
 }

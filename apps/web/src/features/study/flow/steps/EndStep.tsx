@@ -2,6 +2,7 @@ import { PROLIFIC_COMPLETION_URL, type FlowStepView } from '@studychat/contracts
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Alert } from '../../../../components/Alert';
 import { Button } from '../../../../components/Button';
+import { CompletionCodeText } from '../../../../components/CompletionCodeText';
 import { Spinner } from '../../../../components/Spinner';
 import { copyText } from '../../../../lib/clipboard';
 import { ContentBlocks } from '../../ContentBlocks';
@@ -33,9 +34,7 @@ export function EndStep({ step, completed, onArrive }: { step: EndView; complete
             <Spinner label="Recording your answers..." />
           </div>
         ) : step.code ? (
-          <p className="mt-1 font-mono text-2xl font-bold tracking-wider break-all text-slate-900 select-all sm:text-3xl">
-            {step.code}
-          </p>
+          <CompletionCodeText code={step.code} />
         ) : (
           <p className="mt-1 text-base text-slate-700">
             Your answers are recorded. No code is set for this ending: please contact the research team through
