@@ -143,7 +143,13 @@ export async function startCompletion(
 ): Promise<void> {
   await db
     .insertInto('prolific_completions')
-    .values({ assignment_id: input.assignmentId, code: input.code, state: 'pending', attempts: 0, updated_at: input.at })
+    .values({
+      assignment_id: input.assignmentId,
+      code: input.code,
+      state: 'pending',
+      attempts: 0,
+      updated_at: input.at,
+    })
     .onConflict((oc) => oc.column('assignment_id').doNothing())
     .execute();
 }

@@ -181,7 +181,10 @@ export async function setProlificStudyLink(
 
 /** Prolific's status words (`TIMED-OUT`, `AWAITING REVIEW`, ...) as the monitor's. */
 export function submissionStatusOf(status: string | undefined): ProlificSubmissionStatus {
-  const key = (status ?? '').trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const key = (status ?? '')
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   switch (key) {
     case 'ACTIVE':
       return 'active';

@@ -9,7 +9,9 @@ export const TIMESTAMP_HEADER = 'x-prolific-request-timestamp';
 export const EVENT_ID_HEADER = 'x-event-id';
 
 export function signWebhook(secret: string, timestamp: string, rawBody: string): string {
-  return createHmac('sha256', secret).update(timestamp + rawBody, 'utf8').digest('base64');
+  return createHmac('sha256', secret)
+    .update(timestamp + rawBody, 'utf8')
+    .digest('base64');
 }
 
 /** Constant-time comparison of the signature sent with the one the secret gives. */
