@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prolificRoutes } from './prolific.js';
 import {
   adminRoutes,
   authRoutes,
@@ -30,6 +31,7 @@ const routeGroups = {
   studies: studyRoutes,
   preview: previewRoutes,
   flow: flowRoutes,
+  prolific: prolificRoutes,
 } as const;
 
 describe('endpoints', () => {
