@@ -27,6 +27,7 @@ export function registerProlificRoutes(app: FastifyInstance, ctx: AppContext): v
     apiUrl: ctx.config.prolific?.apiUrl ?? DEFAULT_API_URL,
     timeoutMs: ctx.config.prolific?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     log: app.log,
+    processes: ctx.config.workers,
   });
   // Whether a token is set is known before the first request, so a participant's completion never reads it.
   app.addHook('onReady', async () => {

@@ -36,8 +36,11 @@ const WEBHOOK_PURPOSE = 'prolific-webhook-secret';
 /** Attempts of one server-side completion while Prolific is busy or out of reach. */
 export const COMPLETION_ATTEMPTS = 5;
 const COMPLETION_BACKOFF_MS = 2_000;
-/** How long a process trusts what it last read of "is a token set" before reading it again. */
-const CONFIGURED_TTL_MS = 60_000;
+/**
+ * How long a process trusts what it last read of "is a token set" before reading it again: one process sees
+ * every change itself; several (node:cluster workers) read it again after a minute.
+ */
+const SHARED_CONFIGURED_TTL_MS = 60_000;
 
 export interface ProlificRuntime {
   deps: AppDeps;
@@ -49,15 +52,19 @@ export interface ProlificRuntime {
   pending: Set<Promise<void>>;
   /** Whether a token was set when last read, and when (the injected clock). */
   configured: { tokenSet: boolean; at: number } | null;
+  /** How long `configured` holds (SHARED_CONFIGURED_TTL_MS with several server processes, else for good). */
+  configuredTtlMs: number;
 }
 
 const runtimes = new WeakMap<Database, ProlificRuntime>();
 
 export function startProlificRuntime(
   deps: AppDeps,
-  options: { pepper: string; apiUrl: string; timeoutMs: number; log: FastifyBaseLogger },
+  options: { pepper: string; apiUrl: string; timeoutMs: number; log: FastifyBaseLogger; processes: number },
 ): ProlificRuntime {
-  const runtime: ProlificRuntime = { deps, ...options, pending: new Set(), configured: null };
+  const { processes, ...rest } = options;
+  const configuredTtlMs = processes > 1 ? SHARED_CONFIGURED_TTL_MS : Number.POSITIVE_INFINITY;
+  const runtime: ProlificRuntime = { deps, ...rest, pending: new Set(), configured: null, configuredTtlMs };
   runtimes.set(deps.database, runtime);
   return runtime;
 }
@@ -286,7 +293,7 @@ export function afterPathwayRecorded(deps: AppDeps, userId: string, experimentId
   const runtime = runtimes.get(deps.database);
   if (!runtime) return;
   const known = runtime.configured;
-  if (known && !known.tokenSet && deps.clock().getTime() - known.at < CONFIGURED_TTL_MS) return;
+  if (known && !known.tokenSet && deps.clock().getTime() - known.at < runtime.configuredTtlMs) return;
   const job = completeSubmission(runtime, userId, experimentId).catch((error: unknown) => {
     runtime.log.error({ err: error }, 'prolific: the server-side completion failed');
   });
