@@ -3,6 +3,8 @@ import { createAndLogin, createTestApp, expectJson, type TestApp, type TestUser 
 import { TEST_DIALECTS, dropTestSchemas } from '../../../test/databases.js';
 import { startFakeProlific, webhook, type FakeProlific } from '../../../test/fakes/prolific-fake.js';
 import { CODES, createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
+import { FLOW_TEMPLATES } from '@studychat/contracts';
+import { flowExperiment, flowParticipant, walk } from '../flow/flow.testing.js';
 import { COMPLETION_ATTEMPTS, prolificIdle } from './prolific.service.js';
 
 // The Prolific connection against a fake of Prolific's API (test/fakes/prolific-fake.ts), on both databases
@@ -415,6 +417,36 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
         state: 'failed',
         attempts: COMPLETION_ATTEMPTS,
       });
+    });
+
+    it("completes a flow study's submission at its end step with that pathway's code", async () => {
+      await connect();
+      const flow = FLOW_TEMPLATES[0];
+      if (!flow) throw new Error('no flow template');
+      const experimentId = await flowExperiment(t, admin, flow);
+      expectJson(
+        await send(t, admin, 'PUT', `/api/experiments/${experimentId}/prolific-study`, { studyId: STUDY }),
+        200,
+      );
+      const user = await flowParticipant(t, experimentId);
+      await setSession(user.id, experimentId, 'SUBFLOW001');
+      fake.submissions.push({
+        id: 'SUBFLOW001',
+        participant_id: `PID-${user.id.slice(0, 8)}`,
+        study_id: STUDY,
+        status: 'ACTIVE',
+      });
+      fake.codes.delete(STUDY);
+      const end = await walk(t, user, experimentId);
+      expect(end.step).toMatchObject({ type: 'end', pathway: 'complete', code: 'CODE-COMPLETE' });
+      await prolificIdle(t.deps);
+      const transitions = fake.requests.filter((r) => r.path.endsWith('/transition/'));
+      expect(transitions).toEqual([
+        expect.objectContaining({
+          path: '/api/v1/submissions/SUBFLOW001/transition/',
+          body: { action: 'COMPLETE', completion_code: 'CODE-COMPLETE' },
+        }),
+      ]);
     });
 
     it('with no token configured, a completion calls nothing', async () => {
