@@ -156,3 +156,14 @@ export type ExportFile = (typeof EXPORT_FILES)[number];
 export const USER_SORT_FIELDS = ['id', 'email', 'created_at', 'last_login_at', 'is_admin'] as const;
 
 export const PROLIFIC_COMPLETION_URL = 'https://app.prolific.com/submissions/complete';
+
+/** A participant's submission status on Prolific as the monitor shows it; anything else Prolific sends is `other`. */
+export const PROLIFIC_SUBMISSION_STATUSES = [
+  'active',
+  'returned',
+  'timed_out',
+  'awaiting_review',
+  'approved',
+  'rejected',
+  'other',
+] as const;

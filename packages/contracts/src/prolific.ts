@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { IdParams, Timestamp } from './common.js';
 import { LineText } from './text.js';
+import { PROLIFIC_SUBMISSION_STATUSES } from './constants.js';
 
 // The Prolific connection (issue 33, docs/decisions/0083-prolific-api.md): the API token and webhook secret
 // (admins only, stored sealed, never sent back), a study linked to an experiment, and Prolific's webhooks.
@@ -9,16 +10,6 @@ import { LineText } from './text.js';
 /** Prolific's own ids (studies, submissions, participants): letters and digits. */
 export const ProlificId = LineText.trim().regex(/^[A-Za-z0-9]{1,64}$/, 'must be a Prolific id (letters and digits)');
 
-/** The submission statuses the monitor shows; anything else Prolific sends is stored as `other`. */
-export const PROLIFIC_SUBMISSION_STATUSES = [
-  'active',
-  'returned',
-  'timed_out',
-  'awaiting_review',
-  'approved',
-  'rejected',
-  'other',
-] as const;
 export const ProlificSubmissionStatus = z.enum(PROLIFIC_SUBMISSION_STATUSES);
 export type ProlificSubmissionStatus = z.infer<typeof ProlificSubmissionStatus>;
 

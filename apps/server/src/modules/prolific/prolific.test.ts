@@ -204,6 +204,12 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
         status: 'returned',
         submission_id: 'SUBMATCH01',
       });
+      // The monitor lists it beside the participant.
+      const monitor = expectJson<{ participants: { user_id: string; prolific_status: string | null }[] }>(
+        await send(t, admin, 'GET', `/api/experiments/${experimentId}/monitor`),
+        200,
+      );
+      expect(monitor.participants.find((p) => p.user_id === user.id)?.prolific_status).toBe('returned');
     });
 
     it('refuses unsigned, forged and tampered deliveries (401) and stores nothing', async () => {
