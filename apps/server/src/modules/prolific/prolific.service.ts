@@ -279,9 +279,9 @@ export async function receiveProlificWebhook(
 async function matchSubmission(runtime: ProlificRuntime, pid: string, submissionId: string): Promise<string | null> {
   const rows = await linkedAssignmentsOfPid(runtime.deps.database.db, pid);
   const exact = rows.filter((r) => r.session_id === submissionId);
-  if (exact.length === 1) return exact[0]!.id;
+  if (exact.length > 0) return exact.length === 1 ? (exact[0]?.id ?? null) : null;
   const open = rows.filter((r) => r.session_id === null);
-  return exact.length === 0 && open.length === 1 ? open[0]!.id : null;
+  return open.length === 1 ? (open[0]?.id ?? null) : null;
 }
 
 /**
