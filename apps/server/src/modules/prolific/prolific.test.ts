@@ -265,6 +265,21 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
       expect(rows).toHaveLength(1);
     });
 
+    it('stores one status when the same event arrives twice at once', async () => {
+      await connect();
+      const experimentId = await linkedExperiment();
+      const user = await participantAt(t, experimentId, 'joined', { pid: 'PIDTWICE01' });
+      const delivery = webhook(
+        SECRET,
+        { resource_id: 'SUBTWICE01', participant_id: 'PIDTWICE01', status: 'APPROVED' },
+        { eventId: 'evt-twice-1' },
+      );
+      const replies = await Promise.all([deliver(delivery), deliver(delivery), deliver(delivery)]);
+      const outcomes = replies.map((r) => expectJson<{ outcome: string }>(r, 200).outcome).sort();
+      expect(outcomes).toEqual(['duplicate', 'duplicate', 'matched']);
+      expect(await submissionStatus(user.id, experimentId)).toMatchObject({ status: 'approved' });
+    });
+
     it('keeps the later status when events arrive out of order', async () => {
       await connect();
       const experimentId = await linkedExperiment();
