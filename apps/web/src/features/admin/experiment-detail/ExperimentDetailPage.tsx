@@ -7,6 +7,7 @@ import { BackLink } from '../BackLink';
 import { ModelCheckPanel } from '../model/ModelCheckPanel';
 import { MonitorPanel } from '../monitor/MonitorPanel';
 import { ChatLimitsCard } from './ChatLimitsCard';
+import { ProlificStudyCard } from './ProlificStudyCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -62,6 +63,7 @@ export function ExperimentDetailPage() {
           {canEdit() && (
             <>
               <ChatLimitsCard experimentId={id} />
+              <ProlificStudyCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -109,6 +111,7 @@ export function ExperimentDetailPage() {
             <>
               <PreviewPanel experimentId={id} conditions={conditions} />
               <ChatLimitsCard experimentId={id} />
+              <ProlificStudyCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
