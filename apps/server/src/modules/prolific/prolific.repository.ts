@@ -173,3 +173,31 @@ export async function recordCompletionAttempt(
 export function completionOf(db: Kysely<DB>, assignmentId: string) {
   return db.selectFrom('prolific_completions').selectAll().where('assignment_id', '=', assignmentId).executeTakeFirst();
 }
+
+/** Completions left pending by a process that stopped mid-retry (not touched since `before`). */
+export function stalePendingCompletions(db: Kysely<DB>, before: string, limit: number) {
+  return db
+    .selectFrom('prolific_completions as c')
+    .innerJoin('assignments as a', 'a.id', 'c.assignment_id')
+    .select(['c.assignment_id', 'c.updated_at', 'a.user_id', 'a.experiment_id'])
+    .where('c.state', '=', 'pending')
+    .where('c.updated_at', '<', before)
+    .orderBy('c.updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a stale pending completion for this process: false when another process took it first. */
+export async function claimPendingCompletion(
+  db: Kysely<DB>,
+  input: { assignmentId: string; seenAt: Date | string; at: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('prolific_completions')
+    .set({ updated_at: input.at })
+    .where('assignment_id', '=', input.assignmentId)
+    .where('state', '=', 'pending')
+    .where('updated_at', '=', input.seenAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -10,6 +10,7 @@ import {
   prolificStudyLink,
   receiveProlificWebhook,
   refreshConfigured,
+  resumePendingCompletions,
   saveProlificConnection,
   setProlificStudyLink,
   startProlificRuntime,
@@ -29,9 +30,10 @@ export function registerProlificRoutes(app: FastifyInstance, ctx: AppContext): v
     log: app.log,
     processes: ctx.config.workers,
   });
-  // Whether a token is set is known before the first request, so a participant's completion never reads it.
+  // Whether a token is set is known before the first request, so a participant's completion never reads it;
+  // with one, completions a stopped process left pending are taken up again.
   app.addHook('onReady', async () => {
-    await refreshConfigured(runtime);
+    if (await refreshConfigured(runtime)) await resumePendingCompletions(runtime);
   });
   const admin = { guards: [guards.requireAdmin] };
 

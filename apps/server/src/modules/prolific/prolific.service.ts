@@ -13,6 +13,7 @@ import { toBool } from '../../db/values.js';
 import { openSecret, sealSecret } from '../auth/secret-box.js';
 import { ProlificClient, ProlificError } from './prolific-client.js';
 import {
+  claimPendingCompletion,
   claimWebhookEvent,
   completionFacts,
   experimentExists,
@@ -20,6 +21,7 @@ import {
   readSettings,
   readStudyLink,
   recordCompletionAttempt,
+  stalePendingCompletions,
   startCompletion,
   storeSubmissionStatus,
   writeSettings,
@@ -67,6 +69,11 @@ export function startProlificRuntime(
   const runtime: ProlificRuntime = { deps, ...rest, pending: new Set(), configured: null, configuredTtlMs };
   runtimes.set(deps.database, runtime);
   return runtime;
+}
+
+/** The process's Prolific runtime for this database (set when the routes are registered). */
+export function prolificRuntimeOf(deps: AppDeps): ProlificRuntime | undefined {
+  return runtimes.get(deps.database);
 }
 
 /** Resolves once every server-side completion started in this process so far has finished (tests). */
@@ -152,6 +159,32 @@ function asAppError(error: unknown): AppError {
     default:
       return new AppError(502, 'PROLIFIC_UNAVAILABLE', error.message);
   }
+}
+
+/** A pending completion untouched this long belongs to a process that stopped: it is taken up again. */
+const STALE_PENDING_MS = 5 * 60_000;
+const RESUMED_AT_ONCE = 100;
+
+/**
+ * At start (with a token set): completions a stopped process left pending are taken up again, each by the one
+ * process that claims it (several workers may start together). Returns how many were taken up.
+ */
+export async function resumePendingCompletions(runtime: ProlificRuntime): Promise<number> {
+  const { db } = runtime.deps.database;
+  const now = runtime.deps.clock();
+  const before = new Date(now.getTime() - STALE_PENDING_MS).toISOString();
+  let resumed = 0;
+  for (const row of await stalePendingCompletions(db, before, RESUMED_AT_ONCE)) {
+    const claimed = await claimPendingCompletion(db, {
+      assignmentId: row.assignment_id,
+      seenAt: row.updated_at,
+      at: now.toISOString(),
+    });
+    if (!claimed) continue;
+    resumed += 1;
+    track(runtime, completeSubmission(runtime, row.user_id, row.experiment_id));
+  }
+  return resumed;
 }
 
 /** Calls Prolific's users/me with the stored token. */
@@ -294,7 +327,12 @@ export function afterPathwayRecorded(deps: AppDeps, userId: string, experimentId
   if (!runtime) return;
   const known = runtime.configured;
   if (known && !known.tokenSet && deps.clock().getTime() - known.at < runtime.configuredTtlMs) return;
-  const job = completeSubmission(runtime, userId, experimentId).catch((error: unknown) => {
+  track(runtime, completeSubmission(runtime, userId, experimentId));
+}
+
+/** A background completion: never an unhandled rejection; awaited by `prolificIdle` in tests. */
+function track(runtime: ProlificRuntime, work: Promise<void>): void {
+  const job = work.catch((error: unknown) => {
     runtime.log.error({ err: error }, 'prolific: the server-side completion failed');
   });
   runtime.pending.add(job);

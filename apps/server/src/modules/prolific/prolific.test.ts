@@ -5,7 +5,7 @@ import { startFakeProlific, webhook, type FakeProlific } from '../../../test/fak
 import { CODES, createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 import { FLOW_TEMPLATES } from '@studychat/contracts';
 import { flowExperiment, flowParticipant, walk } from '../flow/flow.testing.js';
-import { COMPLETION_ATTEMPTS, prolificIdle } from './prolific.service.js';
+import { COMPLETION_ATTEMPTS, prolificIdle, prolificRuntimeOf, resumePendingCompletions } from './prolific.service.js';
 
 // The Prolific connection against a fake of Prolific's API (test/fakes/prolific-fake.ts), on both databases
 // (docs/decisions/0083-prolific-api.md): the sealed token and its test, 401 and 429 from Prolific, signed,
@@ -468,6 +468,42 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
           body: { action: 'COMPLETE', completion_code: 'CODE-COMPLETE' },
         }),
       ]);
+    });
+
+    it('takes up, once, a completion a stopped process left pending', async () => {
+      await disconnect();
+      const experimentId = await linkedExperiment();
+      const user = await participantAt(t, experimentId, 'completed', { pid: 'PIDCRASH01' });
+      await setSession(user.id, experimentId, 'SUBCRASH01');
+      const { id: assignmentId } = await t.database.db
+        .selectFrom('assignments')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      // What a process that stopped between two attempts leaves behind.
+      const before = (minutes: number) => new Date(t.clock.now.getTime() - minutes * 60_000).toISOString();
+      await t.database.db
+        .insertInto('prolific_completions')
+        .values({
+          assignment_id: assignmentId,
+          code: CODES.complete,
+          state: 'pending',
+          attempts: 1,
+          last_error: 'Prolific failed (503)',
+          updated_at: before(10),
+        })
+        .execute();
+      await connect();
+      fake.submissions.push({ id: 'SUBCRASH01', participant_id: 'PIDCRASH01', study_id: STUDY, status: 'ACTIVE' });
+      const runtime = prolificRuntimeOf(t.deps);
+      if (!runtime) throw new Error('no Prolific runtime');
+      // Two processes starting together: one takes it up.
+      const taken = await Promise.all([resumePendingCompletions(runtime), resumePendingCompletions(runtime)]);
+      expect(taken.reduce((a, b) => a + b, 0)).toBe(1);
+      await prolificIdle(t.deps);
+      expect(fake.requests.filter((r) => r.path === '/api/v1/submissions/SUBCRASH01/transition/')).toHaveLength(1);
+      expect(await completionRow(user.id, experimentId)).toMatchObject({ state: 'done', attempts: 2 });
+      expect(await resumePendingCompletions(runtime)).toBe(0);
     });
 
     it('with no token configured, a completion calls nothing', async () => {
