@@ -38,8 +38,8 @@ export const ProlificStudyLinkBody = z.object({ studyId: ProlificId.nullable() }
 export const ProlificWebhookBody = z.object({
   resource_id: LineText.max(100),
   event_type: LineText.max(100),
-  participant_id: LineText.max(100).optional(),
-  status: LineText.max(100).optional(),
+  participant_id: LineText.max(100).nullish(),
+  status: LineText.max(100).nullish(),
 });
 export const ProlificWebhookReply = z.object({
   ok: z.literal(true),

@@ -149,7 +149,7 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
 /** A webhook delivery as Prolific sends it: the JSON body, X-Event-ID and the signature headers. */
 export function webhook(
   secret: string,
-  event: { resource_id: string; participant_id?: string; status?: string; event_type?: string },
+  event: { resource_id: string; participant_id?: string | null; status?: string; event_type?: string },
   options: { eventId?: string; timestamp?: number } = {},
 ): { payload: string; headers: Record<string, string> } {
   const payload = JSON.stringify({ event_type: 'submission.status.change', ...event });

@@ -220,7 +220,7 @@ export async function setProlificStudyLink(
 }
 
 /** Prolific's status words (`TIMED-OUT`, `AWAITING REVIEW`, ...) as the monitor's. */
-export function submissionStatusOf(status: string | undefined): ProlificSubmissionStatus {
+export function submissionStatusOf(status: string | null | undefined): ProlificSubmissionStatus {
   const key = (status ?? '')
     .trim()
     .toUpperCase()
@@ -246,7 +246,7 @@ export function submissionStatusOf(status: string | undefined): ProlificSubmissi
 export interface WebhookRequest {
   rawBody: string;
   headers: Record<string, string | string[] | undefined>;
-  body: { resource_id: string; event_type: string; participant_id?: string; status?: string };
+  body: { resource_id: string; event_type: string; participant_id?: string | null; status?: string | null };
 }
 
 const header = (headers: WebhookRequest['headers'], name: string): string | undefined => {

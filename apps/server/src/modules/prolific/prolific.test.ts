@@ -212,6 +212,39 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
       expect(monitor.participants.find((p) => p.user_id === user.id)?.prolific_status).toBe('returned');
     });
 
+    it("a participant's withdrawal deletes their Prolific status and completion with them", async () => {
+      await connect();
+      const experimentId = await linkedExperiment();
+      const user = await participantAt(t, experimentId, 'completed', { pid: 'PIDWITHDRAW' });
+      await setSession(user.id, experimentId, 'SUBWITHDRAW');
+      expectJson(
+        await deliver(
+          webhook(SECRET, { resource_id: 'SUBWITHDRAW', participant_id: 'PIDWITHDRAW', status: 'APPROVED' }),
+        ),
+        200,
+      );
+      await prolificIdle(t.deps);
+      expect(await submissionStatus(user.id, experimentId)).not.toBeNull();
+      expect(await completionRow(user.id, experimentId)).toBeDefined();
+      const { id: assignmentId } = await t.database.db
+        .selectFrom('assignments')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      const res = await send(t, admin, 'POST', `/api/experiments/${experimentId}/withdrawals`, {
+        prolificId: 'PIDWITHDRAW',
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      for (const table of ['prolific_submissions', 'prolific_completions'] as const) {
+        const left = await t.database.db
+          .selectFrom(table)
+          .select('assignment_id')
+          .where('assignment_id', '=', assignmentId)
+          .execute();
+        expect(left, table).toEqual([]);
+      }
+    });
+
     it('refuses unsigned, forged and tampered deliveries (401) and stores nothing', async () => {
       await connect();
       const experimentId = await linkedExperiment();
@@ -313,6 +346,12 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
     it('acknowledges study events without storing anything, and refuses a delivery without an event id', async () => {
       await connect();
       const study = webhook(SECRET, { resource_id: STUDY, event_type: 'study.status.change', status: 'ACTIVE' });
+      const progress = webhook(SECRET, {
+        resource_id: STUDY,
+        event_type: 'study.progress.change',
+        participant_id: null,
+      });
+      expect(expectJson(await deliver(progress), 200)).toEqual({ ok: true, outcome: 'ignored' });
       expect(expectJson(await deliver(study), 200)).toEqual({ ok: true, outcome: 'ignored' });
       const noId = webhook(SECRET, { resource_id: 'SUBNOID001', participant_id: 'PIDNOID001', status: 'ACTIVE' });
       delete noId.headers['x-event-id'];
