@@ -56,6 +56,8 @@ export default defineConfig({
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       LLM_PROVIDER: 'scripted',
+      // Never Prolific itself: a closed port here, so a token set by a test reaches nothing (decision 0083).
+      PROLIFIC_API_URL: 'http://127.0.0.1:1',
     },
   },
 });

@@ -42,6 +42,7 @@ import { registerWithdrawalRoutes } from './modules/withdrawal/withdrawal.routes
 import { registerStudyRoutes } from './modules/studies/studies.routes.js';
 import { registerPreviewRoutes } from './modules/preview/preview.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
+import { registerProlificRoutes } from './modules/prolific/prolific.routes.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests use `app.inject`. */
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
@@ -111,6 +112,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerMonitorRoutes(app, ctx);
   registerStudyRoutes(app, ctx);
   registerPreviewRoutes(app, ctx, auth);
+  registerProlificRoutes(app, ctx);
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
   if (config.env === 'test' && config.testClock && deps.clockControl) {
     registerTestClockRoutes(app, ctx, deps.clockControl);

@@ -153,6 +153,8 @@ export const EnvSchema = z.object({
   ANTHROPIC_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Prolific's API (docs/decisions/0083-prolific-api.md); tests point it at their fake. */
+  PROLIFIC_API_URL: z.preprocess(emptyAsUndefined, z.url().default('https://api.prolific.com')),
   LLM_MAX_TOKENS: positiveInt(2048),
   LLM_THINKING_BUDGET: positiveInt(1024),
   LLM_TIMEOUT_MS: positiveInt(60_000),
@@ -260,6 +262,8 @@ export interface AppConfig {
   chatLimits: ChatLimits;
   /** The monitor's event stream timing; tests shorten it (modules/monitor/monitor.routes.ts has the defaults). */
   monitorStream?: { pollMs?: number; maxMs?: number; keepAliveMs?: number; snapshotMs?: number };
+  /** Prolific's API address and the time-out of one call (modules/prolific); absent: Prolific's own, 10 s. */
+  prolific?: { apiUrl?: string; timeoutMs?: number };
 }
 
 export interface HttpLimits {
@@ -443,6 +447,7 @@ export function buildConfig(e: Env, paths: ConfigPaths = {}): AppConfig {
     hashConcurrency: e.HASH_CONCURRENCY,
     hashQueueLimit: e.HASH_QUEUE_LIMIT,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    prolific: { apiUrl: e.PROLIFIC_API_URL },
     http: {
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

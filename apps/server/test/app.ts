@@ -66,6 +66,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     },
     // Streams end quickly so that inject() (the matrix, the fuzzer) gets a whole response; every monitor read is fresh.
     monitorStream: { pollMs: 20, maxMs: 60, keepAliveMs: 1000, snapshotMs: 0 },
+    // Never Prolific itself: a closed port on this machine unless a test starts the fake (test/fakes/prolific-fake.ts).
+    prolific: { apiUrl: 'http://127.0.0.1:1', timeoutMs: 1000 },
     ...overrides,
   };
 }

@@ -73,6 +73,16 @@ export const ErrorCode = z.enum([
   'PREVIEW_LINK_INVALID',
   /** The change would leave no admin: the last admin cannot be removed or made an analyst. */
   'LAST_ADMIN',
+  /** No Prolific API token is set (admin Security page): nothing calls Prolific. */
+  'PROLIFIC_NOT_CONFIGURED',
+  /** Prolific refused the API token (its 401). */
+  'PROLIFIC_TOKEN_REJECTED',
+  /** Prolific knows no such study or submission (its 404). */
+  'PROLIFIC_NOT_FOUND',
+  /** Prolific did not answer in time, or kept answering 429 or 5xx. */
+  'PROLIFIC_UNAVAILABLE',
+  /** A webhook without a valid X-Prolific-Request-Signature. */
+  'WEBHOOK_SIGNATURE_INVALID',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -199,3 +199,13 @@ export const LOGIN_REVOKED_TEXT =
 /** What a participant reads when every place open to them is taken at the assignment (409 QUOTA_FULL). */
 export const QUOTA_FULL_TEXT =
   'Sorry, all places in this study have now been filled, so you cannot continue. Please return your submission on Prolific. Thank you for your time.';
+/** A participant's submission status on Prolific as the monitor shows it; anything else Prolific sends is `other`. */
+export const PROLIFIC_SUBMISSION_STATUSES = [
+  'active',
+  'returned',
+  'timed_out',
+  'awaiting_review',
+  'approved',
+  'rejected',
+  'other',
+] as const;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prolificRoutes } from './prolific.js';
 import {
   adminRoutes,
   authRoutes,
@@ -36,6 +37,7 @@ const routeGroups = {
   flow: flowRoutes,
   costEstimate: costEstimateRoutes,
   providerHealth: providerHealthRoutes,
+  prolific: prolificRoutes,
 } as const;
 
 describe('endpoints', () => {

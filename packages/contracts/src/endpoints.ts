@@ -18,6 +18,7 @@ import type { providerHealthRoutes } from './provider-health.js';
 import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
+import type { prolificRoutes } from './prolific.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -46,6 +47,7 @@ type V = typeof studyRoutes;
 type W = typeof previewRoutes;
 type F = typeof flowRoutes;
 type Staff = typeof staffRoutes;
+type R = typeof prolificRoutes;
 
 export const endpoints = {
   auth: {
@@ -160,6 +162,15 @@ export const endpoints = {
     progress: endpoint<F['progress']>('GET', '/api/experiments/:id/flow-progress'),
     codes: endpoint<F['codes']>('GET', '/api/experiments/:id/flow-codes'),
     updateCodes: endpoint<F['updateCodes']>('PUT', '/api/experiments/:id/flow-codes'),
+  },
+  prolific: {
+    connection: endpoint<R['connection']>('GET', '/api/admin/prolific'),
+    save: endpoint<R['save']>('PUT', '/api/admin/prolific'),
+    clear: endpoint<R['clear']>('DELETE', '/api/admin/prolific'),
+    test: endpoint<R['test']>('POST', '/api/admin/prolific/test'),
+    studyLink: endpoint<R['studyLink']>('GET', '/api/experiments/:id/prolific-study'),
+    setStudyLink: endpoint<R['setStudyLink']>('PUT', '/api/experiments/:id/prolific-study'),
+    webhook: endpoint<R['webhook']>('POST', '/api/prolific/webhooks'),
   },
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),

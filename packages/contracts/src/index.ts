@@ -21,6 +21,7 @@ export * from './staff.js';
 export * from './studies.js';
 export * from './preview.js';
 export * from './flow-journey.js';
+export * from './prolific.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

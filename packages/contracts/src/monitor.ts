@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
+import { ProlificSubmissionStatus } from './prolific.js';
 import { CHAT_LIMIT_REASONS } from './chat-limits.js';
 import { Condition, Id, IdParams, Pathway, Timestamp } from './common.js';
 import {
@@ -53,6 +54,8 @@ export const MonitorParticipant = z.object({
   user_id: Id,
   login: z.string(),
   prolific_pid: z.string().nullable(),
+  /** The participant's submission status on Prolific, from its webhooks; null before any (decision 0083). */
+  prolific_status: ProlificSubmissionStatus.nullable(),
   condition: Condition.nullable(),
   status: ParticipantStatus,
   step: z.enum(JOURNEY_STEPS),

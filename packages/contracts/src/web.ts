@@ -42,4 +42,5 @@ export type * from './staff.js';
 export type * from './studies.js';
 export type * from './preview.js';
 export type * from './flow-journey.js';
+export type * from './prolific.js';
 export type { Role } from './auth.js';

@@ -353,6 +353,52 @@ export interface LlmTurnsTable {
   granted_at: DbTimestamp | null;
 }
 
+/** The Prolific connection (one row, id 'default'); both secrets sealed (modules/auth/secret-box.ts). */
+export interface ProlificSettingsTable {
+  id: string;
+  api_token: string | null;
+  webhook_secret: string | null;
+  updated_by: string | null;
+  updated_at: DbTimestamp;
+}
+
+/** The Prolific study an experiment runs as (the prolific module's table). */
+export interface ProlificStudyLinksTable {
+  experiment_id: string;
+  study_id: string;
+  updated_at: DbTimestamp;
+}
+
+/** A participant's submission status on Prolific, from its webhooks (prolific module). */
+export interface ProlificSubmissionsTable {
+  assignment_id: string;
+  submission_id: string | null;
+  status: string;
+  /** When Prolific sent the status (X-Prolific-Request-Timestamp): an older event never overwrites a newer one. */
+  status_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
+/** The server's own completion of a participant's submission (prolific module). */
+export interface ProlificCompletionsTable {
+  assignment_id: string;
+  code: string;
+  /** pending, done or failed */
+  state: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  updated_at: DbTimestamp;
+}
+
+/** The webhook events already handled, by Prolific's X-Event-ID (prolific module). */
+export interface ProlificWebhookEventsTable {
+  event_id: string;
+  event_type: string;
+  /** matched, unmatched or ignored */
+  outcome: string;
+  received_at: DbTimestamp;
+}
+
 export interface DB {
   llm_providers: LlmProvidersTable;
   llm_turns: LlmTurnsTable;
@@ -379,6 +425,11 @@ export interface DB {
   chat_threads: ChatThreadsTable;
   chat_messages: ChatMessagesTable;
   step_records: StepRecordsTable;
+  prolific_settings: ProlificSettingsTable;
+  prolific_study_links: ProlificStudyLinksTable;
+  prolific_submissions: ProlificSubmissionsTable;
+  prolific_completions: ProlificCompletionsTable;
+  prolific_webhook_events: ProlificWebhookEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

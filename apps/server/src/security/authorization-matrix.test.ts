@@ -403,6 +403,39 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/chat/threads/${w.threadOfA}/messages` }),
     expect: [401, 200, 404, 404, 404, 404],
   },
+  // The Prolific connection (docs/decisions/0083): admins only. The matrix sets a webhook secret and never a
+  // token, so nothing here calls Prolific; the test of the connection finds no token (409) for the admin.
+  'GET /api/admin/prolific': { request: () => ({ url: '/api/admin/prolific' }), expect: ADMIN_ONLY },
+  'PUT /api/admin/prolific': {
+    request: () => ({ url: '/api/admin/prolific', body: { webhookSecret: 'matrix-webhook-secret' } }),
+    expect: ADMIN_ONLY,
+  },
+  'DELETE /api/admin/prolific': { request: () => ({ url: '/api/admin/prolific' }), expect: ADMIN_ONLY },
+  'POST /api/admin/prolific/test': {
+    request: () => ({ url: '/api/admin/prolific/test' }),
+    expect: [401, 403, 403, 403, 403, 409],
+  },
+  'GET /api/experiments/:id/prolific-study': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-study` }),
+    expect: STAFF_READ,
+  },
+  'PUT /api/experiments/:id/prolific-study': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-study`, body: { studyId: 'matrixstudy01' } }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/prolific/webhooks': {
+    // Public, but only Prolific's signature opens it: an unsigned delivery is refused whoever sends it.
+    request: () => ({
+      url: '/api/prolific/webhooks',
+      body: {
+        resource_id: 'sub1',
+        event_type: 'submission.status.change',
+        participant_id: 'PID-A',
+        status: 'APPROVED',
+      },
+    }),
+    expect: [401, 401, 401, 401, 401, 401],
+  },
 };
 
 /** A fresh world: two experiments, A and B in the first (condition assigned, chat started), C in the second. */

@@ -1,3 +1,4 @@
+import { afterPathwayRecorded } from '../prolific/prolific.service.js';
 import {
   answersProblems,
   normaliseAnswers,
@@ -287,6 +288,8 @@ export async function submitFlowStep(
       const { state } = await flowWrite(deps, { userId, experimentId, stepId }, (ctx) =>
         applyStep(deps, experimentId, body, ctx),
       );
+      // At an end step, after the transaction: the server completes the Prolific submission (decision 0083).
+      if (state.position.pathway !== null) afterPathwayRecorded(deps, userId, experimentId);
       return await viewWithCode(deps, userId, experimentId, state);
     } catch (error) {
       // Only a randomisation racing another process's is retried (the whole write, nothing kept).

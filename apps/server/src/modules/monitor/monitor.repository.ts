@@ -4,28 +4,33 @@ import type { DB } from '../../db/schema.js';
 // Set-based reads for the monitor: each query covers the whole experiment once, whatever its size.
 
 export function listMonitorBase(db: Kysely<DB>, experimentId: string) {
-  return db
-    .selectFrom('assignments as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .where('a.experiment_id', '=', experimentId)
-    .select([
-      'a.id as assignment_id',
-      'a.user_id',
-      'u.email',
-      'u.last_seen_at',
-      'a.prolific_pid',
-      'a.assigned_condition',
-      'a.stratum',
-      'a.consent_given',
-      'a.consent_timestamp',
-      'a.completion_pathway',
-      'a.completed_at',
-      'a.created_at',
-      'a.is_test',
-    ])
-    .orderBy('a.created_at')
-    .orderBy('a.id')
-    .execute();
+  return (
+    db
+      .selectFrom('assignments as a')
+      .innerJoin('users as u', 'u.id', 'a.user_id')
+      // The submission status Prolific's webhooks reported (modules/prolific, docs/decisions/0083).
+      .leftJoin('prolific_submissions as ps', 'ps.assignment_id', 'a.id')
+      .where('a.experiment_id', '=', experimentId)
+      .select([
+        'a.id as assignment_id',
+        'ps.status as prolific_status',
+        'a.user_id',
+        'u.email',
+        'u.last_seen_at',
+        'a.prolific_pid',
+        'a.assigned_condition',
+        'a.stratum',
+        'a.consent_given',
+        'a.consent_timestamp',
+        'a.completion_pathway',
+        'a.completed_at',
+        'a.created_at',
+        'a.is_test',
+      ])
+      .orderBy('a.created_at')
+      .orderBy('a.id')
+      .execute()
+  );
 }
 export type MonitorBaseRow = Awaited<ReturnType<typeof listMonitorBase>>[number];
 

@@ -3,6 +3,7 @@ import {
   conditionIds,
   isStudyCondition,
   PATHWAYS,
+  PROLIFIC_SUBMISSION_STATUSES,
   MONITOR_STALE_MINUTES_DEFAULT,
   sectionMinSeconds,
   type ChatLimitReason,
@@ -12,6 +13,7 @@ import {
   type MonitorReply,
   type MonitorSettings,
   type Pathway,
+  type ProlificSubmissionStatus,
   type StudyDefinition,
   toExperimentState,
   type ExperimentState,
@@ -170,6 +172,7 @@ function toParticipant(loaded: Loaded, row: MonitorRow, now: number): MonitorPar
     user_id: base.user_id,
     login: base.email,
     prolific_pid: base.prolific_pid,
+    prolific_status: prolificStatusOf(base.prolific_status),
     condition: facts.records.condition,
     status: row.status,
     step: row.position.step,
@@ -288,4 +291,12 @@ export async function updateSettings(
   if (body.target_sample_size !== undefined) changes.target_sample_size = body.target_sample_size;
   if (!(await updateMonitorSettings(deps.database.db, experimentId, changes))) throw notFound(EXPERIMENT_NOT_FOUND);
   return requireSettings(deps.database, experimentId);
+}
+
+/** A stored submission status as the contract's (an unknown word, from an older server, is `other`). */
+function prolificStatusOf(status: string | null): ProlificSubmissionStatus | null {
+  if (status === null) return null;
+  return (PROLIFIC_SUBMISSION_STATUSES as readonly string[]).includes(status)
+    ? (status as ProlificSubmissionStatus)
+    : 'other';
 }

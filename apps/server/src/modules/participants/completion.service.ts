@@ -4,6 +4,7 @@ import { experimentOrParticipationMissing } from '../experiments/experiments.ser
 import { journeyWrite } from '../journey/journey.service.js';
 import { toCompletionStatus } from '../journey/assignment.mapper.js';
 import { recordCompletionOf } from './assignments.repository.js';
+import { afterPathwayRecorded } from '../prolific/prolific.service.js';
 
 /**
  * Records completion once, at the pathway's completion step (the exits after the entry choice and the
@@ -40,5 +41,8 @@ export async function recordCompletion(
       },
     },
   );
+  // Outside the participant's transaction and reply: the server completes their Prolific submission itself
+  // (docs/decisions/0083-prolific-api.md); the redirect link the browser follows stays as the spec says.
+  afterPathwayRecorded(deps, userId, experimentId);
   return toCompletionStatus(row);
 }

@@ -9,6 +9,7 @@ import { MonitorPanel } from '../monitor/MonitorPanel';
 import { ProviderHealthPanel } from '../monitor/ProviderHealthPanel';
 import { ChatLimitsCard } from './ChatLimitsCard';
 import { CostEstimateCard } from './CostEstimateCard';
+import { ProlificStudyCard } from './ProlificStudyCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -70,6 +71,7 @@ export function ExperimentDetailPage() {
           {canEdit() && (
             <>
               <ChatLimitsCard experimentId={id} />
+              <ProlificStudyCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -120,6 +122,7 @@ export function ExperimentDetailPage() {
             <>
               <PreviewPanel experimentId={id} conditions={conditions} />
               <ChatLimitsCard experimentId={id} />
+              <ProlificStudyCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />

@@ -13,6 +13,7 @@ function participant(login: string, pid: string, over: Partial<MonitorParticipan
     user_id: crypto.randomUUID(),
     login,
     prolific_pid: pid,
+    prolific_status: null,
     condition: 'mmr',
     status: 'in_progress',
     step: 'chat',
@@ -82,7 +83,7 @@ const reply: MonitorReply = {
     warning: 'Sample ratio mismatch: stratum 3-4',
   },
   participants: [
-    participant('alpha@study.test', 'PID-ALPHA', { chat_closed_by: 'budget' }),
+    participant('alpha@study.test', 'PID-ALPHA', { chat_closed_by: 'budget', prolific_status: 'timed_out' }),
     participant('beta@study.test', 'PID-BETA', { status: 'stale', stale: true, step: 'sections', section: 2 }),
     participant('gamma@study.test', 'PID-GAMMA', { status: 'screened_out', step: 'confirm_exit', condition: null }),
   ],
@@ -134,6 +135,10 @@ describe('MonitorPanel', () => {
     const alpha = screen.getAllByTestId('monitor-row')[0] as HTMLElement;
     expect(within(alpha).getByText('Budget')).toBeInTheDocument();
     expect(within(beta).queryByText('Budget')).toBeNull();
+    // The submission status Prolific reported (docs/decisions/0083), '-' before any.
+    expect(screen.getByRole('columnheader', { name: 'On Prolific' })).toBeInTheDocument();
+    expect(within(alpha).getByText('Timed out')).toBeInTheDocument();
+    expect(within(beta).queryByText('Timed out')).toBeNull();
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Search by Prolific ID or login'), 'pid-al');

@@ -5,7 +5,15 @@ import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScr
 import { formatDateTime } from '../format';
 import { CATEGORY_LABEL, categoryOf, MONITOR_CATEGORIES } from '../participant-status';
 import { TestRunBadge } from '../TestRunBadge';
-import { CHAT_CLOSED_LABEL, duration, filterParticipants, stepText, usd, type StatusFilter } from './monitor-view';
+import {
+  CHAT_CLOSED_LABEL,
+  duration,
+  filterParticipants,
+  PROLIFIC_STATUS_LABEL,
+  stepText,
+  usd,
+  type StatusFilter,
+} from './monitor-view';
 
 /** Rows drawn at most: a large study is narrowed by search or status rather than drawn whole every reload. */
 export const MONITOR_ROWS_SHOWN = 500;
@@ -69,6 +77,7 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
               <tr>
                 {[
                   'Prolific ID',
+                  'On Prolific',
                   'Login',
                   'Condition',
                   'Status',
@@ -96,6 +105,7 @@ export function MonitorParticipants({ rows }: { rows: readonly MonitorParticipan
                       <TestRunBadge label="Test run" what="A preview run by an admin (preview as participant)" />
                     )}
                   </td>
+                  <td className={TD_CLASS}>{row.prolific_status ? PROLIFIC_STATUS_LABEL[row.prolific_status] : '-'}</td>
                   <td className={TD_CLASS}>
                     <Link to={`/admin/user/${row.user_id}`} className="text-brand-700 hover:underline">
                       {row.login}

@@ -9,6 +9,7 @@ function participant(login: string, pid: string | null, status: MonitorParticipa
     user_id: login,
     login,
     prolific_pid: pid,
+    prolific_status: null,
     condition: null,
     status,
     step: 'sections',

@@ -1,4 +1,9 @@
-import type { ChatLimitReason, MonitorParticipant, JourneyStepName } from '@studychat/contracts/web';
+import type {
+  ProlificSubmissionStatus,
+  ChatLimitReason,
+  MonitorParticipant,
+  JourneyStepName,
+} from '@studychat/contracts/web';
 import { categoryOf, type MonitorCategory } from '../participant-status';
 
 // Pure helpers of the monitor page: filtering the participants list and the words it shows.
@@ -41,6 +46,17 @@ export const CHAT_CLOSED_LABEL: Record<ChatLimitReason, string> = {
   message_limit: 'Message limit',
   token_limit: 'Token limit',
   budget: 'Budget',
+};
+
+/** The submission status Prolific reported (docs/decisions/0083-prolific-api.md), as the monitor shows it. */
+export const PROLIFIC_STATUS_LABEL: Record<ProlificSubmissionStatus, string> = {
+  active: 'Active',
+  returned: 'Returned',
+  timed_out: 'Timed out',
+  awaiting_review: 'Awaiting review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  other: 'Other',
 };
 
 export function stepText(row: Pick<MonitorParticipant, 'step' | 'section'>): string {

@@ -11,6 +11,7 @@ import { api } from '../../../lib/api';
 import { BackLink } from '../BackLink';
 import { serverMessage } from '../format';
 import { TotpQrCode } from './TotpQrCode';
+import { ProlificCard } from './ProlificCard';
 
 const STATUS_KEY = ['security', 'status'];
 
@@ -64,7 +65,10 @@ function CodeForm({
   );
 }
 
-/** `/admin/security`: two-factor authentication for the account, and logging it out everywhere. */
+/**
+ * `/admin/security`: two-factor authentication for the account, the Prolific connection (admins only), and logging
+ * the account out everywhere.
+ */
 export function SecurityPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -161,6 +165,7 @@ export function SecurityPage() {
           </>
         )}
       </Card>
+      {status.data?.role === 'admin' && <ProlificCard />}
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Sessions</h2>
         <p className="mt-2 text-slate-700">

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { defineRoute } from './route.js';
+import { IdParams, Timestamp } from './common.js';
+import { LineText } from './text.js';
+import { PROLIFIC_SUBMISSION_STATUSES } from './constants.js';
+
+// The Prolific connection (issue 33, docs/decisions/0083-prolific-api.md): the API token and webhook secret
+// (admins only, stored sealed, never sent back), a study linked to an experiment, and Prolific's webhooks.
+
+/** Prolific's own ids (studies, submissions, participants): letters and digits. */
+export const ProlificId = LineText.trim().regex(/^[A-Za-z0-9]{1,64}$/, 'must be a Prolific id (letters and digits)');
+
+export const ProlificSubmissionStatus = z.enum(PROLIFIC_SUBMISSION_STATUSES);
+export type ProlificSubmissionStatus = z.infer<typeof ProlificSubmissionStatus>;
+
+export const ProlificConnection = z.object({
+  tokenSet: z.boolean(),
+  webhookSecretSet: z.boolean(),
+  updatedAt: Timestamp.nullable(),
+  /** The path Prolific's webhook subscription must call (on this server's public address). */
+  webhookPath: z.string(),
+});
+export type ProlificConnection = z.infer<typeof ProlificConnection>;
+
+const Secret = LineText.trim().min(8, 'is too short').max(500);
+export const SaveProlificConnectionBody = z
+  .object({ apiToken: Secret.optional(), webhookSecret: Secret.optional() })
+  .refine((b) => b.apiToken !== undefined || b.webhookSecret !== undefined, 'Give an API token or a webhook secret');
+
+export const ProlificTestReply = z.object({ ok: z.literal(true), accountId: z.string(), email: z.string().nullable() });
+export type ProlificTestReply = z.infer<typeof ProlificTestReply>;
+
+export const ProlificStudyLink = z.object({ experimentId: z.string(), studyId: z.string().nullable() });
+export type ProlificStudyLink = z.infer<typeof ProlificStudyLink>;
+export const ProlificStudyLinkBody = z.object({ studyId: ProlificId.nullable() });
+
+/** Prolific's webhook body (submission.status.change and the study events); other fields are ignored. */
+export const ProlificWebhookBody = z.object({
+  resource_id: LineText.max(100),
+  event_type: LineText.max(100),
+  participant_id: LineText.max(100).nullish(),
+  status: LineText.max(100).nullish(),
+});
+export const ProlificWebhookReply = z.object({
+  ok: z.literal(true),
+  /** matched: stored on a participant; unmatched: no participant; ignored: not a submission event; duplicate. */
+  outcome: z.enum(['matched', 'unmatched', 'ignored', 'duplicate']),
+});
+
+export const PROLIFIC_WEBHOOK_PATH = '/api/prolific/webhooks';
+
+export const prolificRoutes = {
+  connection: defineRoute({ method: 'GET', path: '/api/admin/prolific', reply: ProlificConnection }),
+  save: defineRoute({
+    method: 'PUT',
+    path: '/api/admin/prolific',
+    body: SaveProlificConnectionBody,
+    reply: ProlificConnection,
+  }),
+  clear: defineRoute({ method: 'DELETE', path: '/api/admin/prolific', reply: ProlificConnection }),
+  test: defineRoute({ method: 'POST', path: '/api/admin/prolific/test', reply: ProlificTestReply }),
+  studyLink: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/prolific-study',
+    params: IdParams,
+    reply: ProlificStudyLink,
+  }),
+  setStudyLink: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/prolific-study',
+    params: IdParams,
+    body: ProlificStudyLinkBody,
+    reply: ProlificStudyLink,
+  }),
+  webhook: defineRoute({
+    method: 'POST',
+    path: '/api/prolific/webhooks',
+    body: ProlificWebhookBody,
+    reply: ProlificWebhookReply,
+  }),
+};
