@@ -32,8 +32,13 @@ export function registerProlificRoutes(app: FastifyInstance, ctx: AppContext): v
   });
   // Whether a token is set is known before the first request, so a participant's completion never reads it;
   // with one, completions a stopped process left pending are taken up again.
+  // A database not ready at start (not yet migrated, or unreachable) leaves it unknown: it is read at first use.
   app.addHook('onReady', async () => {
-    if (await refreshConfigured(runtime)) await resumePendingCompletions(runtime);
+    try {
+      if (await refreshConfigured(runtime)) await resumePendingCompletions(runtime);
+    } catch (error) {
+      app.log.warn({ err: error }, 'the Prolific settings could not be read at start: they are read at first use');
+    }
   });
   const admin = { guards: [guards.requireAdmin] };
 
