@@ -1,10 +1,9 @@
 import type { FlowDefinition, StudyIssue, StudyVersion } from '@studychat/contracts/web';
 import { useId, useState } from 'react';
-import { Alert } from '../../../components/Alert';
-import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { TableScroll } from '../../../components/TableScroll';
 import { ApiError } from '../../../lib/api';
+import { FlowBuilder } from './builder/FlowBuilder';
 import { useUpdateStudyVersion } from './use-studies';
 
 const STEP_TYPES: Record<FlowDefinition['steps'][number]['type'], string> = {
@@ -93,6 +92,16 @@ export function FlowVersionView({
           </table>
         </TableScroll>
       </Card>
+      {editable && (
+        <FlowBuilder
+          text={text}
+          onText={setText}
+          refusedIssues={issues}
+          onSave={save}
+          saving={update.isPending}
+          message={message}
+        />
+      )}
       <Card>
         <label htmlFor={jsonId} className="text-lg font-semibold text-slate-900">
           Definition (JSON)
@@ -111,25 +120,6 @@ export function FlowVersionView({
           rows={24}
           className="mt-3 block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono text-xs text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500 focus:outline-none"
         />
-        {issues.length > 0 && (
-          <ul className="mt-3 list-disc space-y-1 pl-6 text-sm text-red-800">
-            {issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                <span className="font-mono">{issue.path || '(the definition)'}</span>: {issue.message}
-              </li>
-            ))}
-          </ul>
-        )}
-        {message && (
-          <Alert tone={message.tone} className="mt-3">
-            {message.text}
-          </Alert>
-        )}
-        {editable && (
-          <Button className="mt-4" onClick={save} disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        )}
       </Card>
     </div>
   );
