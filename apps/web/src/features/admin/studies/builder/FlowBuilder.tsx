@@ -10,7 +10,7 @@ import { isUnder } from '../editor/FormSection';
 import { IssueSummary } from '../editor/IssueSummary';
 import { formatDefinition, parseDefinition } from '../editor/parse-definition';
 import { BuilderContext, type BuilderApi } from './builder-context';
-import { isBuildableFlow } from './shape';
+import { isBuildableFlow, withContainers } from './shape';
 import { StepList } from './StepList';
 import { StudySettingsForms } from './StudySettingsForms';
 import { useFlowIssues } from './use-flow-issues';
@@ -60,7 +60,9 @@ export function FlowBuilder({
       onText((current) => {
         const draft = parseDefinition(current);
         if (!draft.ok) return current;
-        return formatDefinition(value === undefined ? removeAt(draft.value, path) : setAt(draft.value, path, value));
+        return formatDefinition(
+          value === undefined ? withContainers(removeAt(draft.value, path)) : setAt(draft.value, path, value),
+        );
       }),
     [onText],
   );

@@ -97,27 +97,29 @@ export function StepCard({
           <div className="flex flex-wrap gap-2">
             <button
               type="button"
+              aria-label={`Move up ${name}`}
               id={stepControlId(index, 'up')}
               className={SMALL_BUTTON}
               disabled={index === 0}
               onClick={() => onMove(index - 1, 'up')}
             >
-              Move up<span className="sr-only"> {name}</span>
+              Move up
             </button>
             <button
               type="button"
+              aria-label={`Move down ${name}`}
               id={stepControlId(index, 'down')}
               className={SMALL_BUTTON}
               disabled={index === count - 1}
               onClick={() => onMove(index + 1, 'down')}
             >
-              Move down<span className="sr-only"> {name}</span>
+              Move down
             </button>
-            <button type="button" className={SMALL_BUTTON} onClick={onDuplicate}>
-              Duplicate<span className="sr-only"> {name}</span>
+            <button type="button" aria-label={`Duplicate ${name}`} className={SMALL_BUTTON} onClick={onDuplicate}>
+              Duplicate
             </button>
-            <button type="button" className={SMALL_BUTTON} onClick={onRemove}>
-              Remove<span className="sr-only"> {name}</span>
+            <button type="button" aria-label={`Remove ${name}`} className={SMALL_BUTTON} onClick={onRemove}>
+              Remove
             </button>
           </div>
         )}

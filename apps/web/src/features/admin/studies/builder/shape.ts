@@ -45,3 +45,19 @@ export function isBuildableFlow(value: unknown): value is FlowDefinition {
     value.steps.every(stepShaped)
   );
 }
+
+/** The records a step type needs, put back when the last key of one was removed (a weight, an arm). */
+const CONTAINERS: Record<string, string> = { randomise: 'weights', chat: 'arms', reading: 'sections' };
+
+export function withContainers(value: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(value.steps)) return value;
+  let changed = false;
+  const steps = value.steps.map((step: unknown) => {
+    if (!isRecord(step) || typeof step.type !== 'string') return step;
+    const part = CONTAINERS[step.type];
+    if (!part || step[part] !== undefined) return step;
+    changed = true;
+    return { ...step, [part]: {} };
+  });
+  return changed ? { ...value, steps } : value;
+}
