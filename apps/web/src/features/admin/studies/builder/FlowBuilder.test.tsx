@@ -1,4 +1,4 @@
-import type { FlowDefinition, FlowStep } from '@studychat/contracts/web';
+import { FLOW_TEMPLATES, type FlowDefinition, type FlowStep } from '@studychat/contracts/web';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -472,6 +472,24 @@ describe('FlowBuilder', { timeout: 30_000 }, () => {
     expect(await screen.findByText('the server says no')).toBeInTheDocument();
     expect(screen.getByLabelText('Title of step 2')).toHaveAttribute('aria-invalid', 'true');
   });
+
+  it.each(FLOW_TEMPLATES.map((t) => [t.id, t] as const))(
+    'shows the %s template: every step opens, no problem',
+    async (_, template) => {
+      show(structuredClone(template) as FlowDefinition);
+      const user = userEvent.setup();
+      await screen.findByRole('heading', { name: 'Study builder' });
+      // One step open at a time (each closed again after), so the page stays small.
+      for (let n = 1; n <= template.steps.length; n += 1) {
+        await openStep(user, n);
+        expect(screen.getByLabelText(`Step id of step ${n}`)).toHaveValue(template.steps[n - 1]?.id);
+        await openStep(user, n);
+      }
+      expect(screen.queryByText(/The definition has/)).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+      expect(jsonView()).toEqual(template);
+    },
+  );
 
   it('follows the JSON view: a step added there shows in the builder', async () => {
     show(testFlow());
