@@ -36,10 +36,7 @@ const openStep = async (user: ReturnType<typeof userEvent.setup>, n: number) => 
   await user.click(await screen.findByRole('button', { name: new RegExp(`^${n}\\. `) }));
 };
 
-const questionStep = (
-  id: string,
-  questions: FlowStep extends infer S ? (S extends { type: 'questions' } ? S['questions'] : never) : never,
-): FlowStep => ({
+const questionStep = (id: string, questions: Extract<FlowStep, { type: 'questions' }>['questions']): FlowStep => ({
   id,
   type: 'questions',
   title: 'About you',

@@ -86,7 +86,9 @@ describe('the builder’s flow edits', () => {
     expect(Object.keys((removed.steps[2] as { arms: object }).arms)).toEqual(['main']);
     // The chat was for arm_2 only: it keeps naming it, for the check to show.
     expect(removed.steps[2]?.conditions).toEqual(['arm_2']);
-    expect(withConditions(flow.steps[2]!, [])).not.toHaveProperty('conditions');
+    const chat = flow.steps[2];
+    if (!chat) throw new Error('no chat step');
+    expect(withConditions(chat, [])).not.toHaveProperty('conditions');
   });
 
   it('names, keys and indices', () => {
