@@ -14,6 +14,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `/tmp/builder-${name}-${label}.png`, fullPage: true });
+    await page.screenshot({ path: `/tmp/builder-${name}-${label}-view.png` });
     const { violations } = await analyzeSettled(page);
     expect(
       violations.map((v) => `${name} ${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
