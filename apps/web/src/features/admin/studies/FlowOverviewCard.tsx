@@ -18,7 +18,23 @@ function minutes(seconds: number): string {
  * let through). Computed in the browser from the flow on screen (contracts' flowOverview).
  */
 export function FlowOverviewCard({ flow }: { flow: FlowDefinition }) {
-  const { walks, warnings } = useMemo(() => flowOverview(flow), [flow]);
+  const overview = useMemo(() => {
+    try {
+      return flowOverview(flow);
+    } catch {
+      // A draft half-written in the JSON view: the overview waits until it reads as a flow.
+      return null;
+    }
+  }, [flow]);
+  if (!overview) {
+    return (
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">What each condition walks</h2>
+        <p className="mt-1 text-sm text-slate-600">The overview shows once the definition can be read as a study.</p>
+      </Card>
+    );
+  }
+  const { walks, warnings } = overview;
   const label = (condition: string | null) =>
     condition === null ? 'Every participant' : (flow.conditions.find((c) => c.id === condition)?.label ?? condition);
   const pathway = (key: string) => flow.pathways.find((p) => p.key === key)?.label ?? key;

@@ -1,12 +1,11 @@
-import type { FlowDefinition, StudyIssue, StudyVersion } from '@studychat/contracts/web';
-import { useId, useState } from 'react';
-import { Alert } from '../../../components/Alert';
-import { Button } from '../../../components/Button';
+import { isFlowDefinition, type FlowDefinition, type StudyIssue, type StudyVersion } from '@studychat/contracts/web';
+import { useId, useMemo, useState } from 'react';
 import { Card } from '../../../components/Card';
 import { TableScroll } from '../../../components/TableScroll';
 import { ApiError } from '../../../lib/api';
 import { FlowOverviewCard } from './FlowOverviewCard';
 import { stepModels } from './flow-models';
+import { FlowBuilder } from './builder/FlowBuilder';
 import { useUpdateStudyVersion } from './use-studies';
 
 const STEP_TYPES: Record<FlowDefinition['steps'][number]['type'], string> = {
@@ -21,9 +20,9 @@ const STEP_TYPES: Record<FlowDefinition['steps'][number]['type'], string> = {
 };
 
 /**
- * A version written as a flow of steps (issue 30): its steps, conditions and pathways at a glance, and its
- * definition as JSON, saved whole and checked by the server (every problem with its path). The step-by-step
- * builder is issue 31.
+ * A version written as a flow of steps (issue 30): what each condition walks (the draft as edited), its steps at a
+ * glance, the builder (issue 31) and its definition as JSON, one draft in two views, saved whole and checked by the
+ * server (every problem with its path).
  */
 export function FlowVersionView({
   version,
@@ -39,6 +38,15 @@ export function FlowVersionView({
   const [text, setText] = useState(() => JSON.stringify(flow, null, 2));
   const [issues, setIssues] = useState<StudyIssue[]>([]);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  // The overview follows the draft while it reads as a flow; the saved version otherwise.
+  const draft = useMemo(() => {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return isFlowDefinition(parsed) ? (parsed as FlowDefinition) : flow;
+    } catch {
+      return flow;
+    }
+  }, [text, flow]);
 
   const save = () => {
     setMessage(null);
@@ -66,7 +74,7 @@ export function FlowVersionView({
 
   return (
     <div className="space-y-6">
-      <FlowOverviewCard flow={flow} />
+      <FlowOverviewCard flow={draft} />
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Steps</h2>
         <p className="mt-1 text-sm text-slate-600">
@@ -98,6 +106,16 @@ export function FlowVersionView({
           </table>
         </TableScroll>
       </Card>
+      {editable && (
+        <FlowBuilder
+          text={text}
+          onText={setText}
+          refusedIssues={issues}
+          onSave={save}
+          saving={update.isPending}
+          message={message}
+        />
+      )}
       <Card>
         <label htmlFor={jsonId} className="text-lg font-semibold text-slate-900">
           Definition (JSON)
@@ -116,25 +134,6 @@ export function FlowVersionView({
           rows={24}
           className="mt-3 block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono text-xs text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-500 focus:outline-none"
         />
-        {issues.length > 0 && (
-          <ul className="mt-3 list-disc space-y-1 pl-6 text-sm text-red-800">
-            {issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                <span className="font-mono">{issue.path || '(the definition)'}</span>: {issue.message}
-              </li>
-            ))}
-          </ul>
-        )}
-        {message && (
-          <Alert tone={message.tone} className="mt-3">
-            {message.text}
-          </Alert>
-        )}
-        {editable && (
-          <Button className="mt-4" onClick={save} disabled={update.isPending}>
-            {update.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        )}
       </Card>
     </div>
   );

@@ -2,6 +2,7 @@ import { FLOW_TEMPLATES } from '@studychat/contracts/web';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
+import { BlankStudyItem } from './builder/BlankStudyItem';
 import { useCreateStudyVersion } from './use-studies';
 
 /** What each template is for, in a line (the Studies page's list). */
@@ -18,9 +19,10 @@ export function TemplatesCard({ onCreated }: { onCreated: (id: string) => void }
   const create = useCreateStudyVersion();
   return (
     <Card>
-      <h2 className="text-lg font-semibold text-slate-900">Start from a template</h2>
+      <h2 className="text-lg font-semibold text-slate-900">Start a new study</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Each template is a study written as a flow of steps: a new draft you can adapt, then pin to an experiment.
+        From blank or from a template, each a study written as a flow of steps: a new draft you build or adapt, then pin
+        to an experiment.
       </p>
       {create.error && (
         <Alert tone="error" className="mt-3">
@@ -28,6 +30,7 @@ export function TemplatesCard({ onCreated }: { onCreated: (id: string) => void }
         </Alert>
       )}
       <ul className="mt-4 space-y-4">
+        <BlankStudyItem onCreated={onCreated} />
         {FLOW_TEMPLATES.map((template) => (
           <li key={template.id} className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
             <div>

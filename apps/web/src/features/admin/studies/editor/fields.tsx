@@ -90,7 +90,18 @@ const toNumber = (raw: string): unknown => {
  * A number at `path`, typed as text so a half-typed "0." stays on screen; empty removes the key
  * (an optional setting then falls back to its default; a required one is reported by the server).
  */
-export function NumberInput({ path, label, hint }: { path: Path; label: string; hint?: string }) {
+export function NumberInput({
+  path,
+  label,
+  hint,
+  hiddenLabel,
+}: {
+  path: Path;
+  label: string;
+  hint?: string;
+  /** The rest of the field's name, for screen readers only (e.g. " of step 3"). */
+  hiddenLabel?: string;
+}) {
   const f = useField(path);
   const [state, setState] = useState(() => ({ raw: shown(f.value), from: f.value }));
   // Changed elsewhere (the JSON view, a reload): show the new value.
@@ -100,6 +111,7 @@ export function NumberInput({ path, label, hint }: { path: Path; label: string; 
     <div>
       <label htmlFor={f.id} className="block text-sm font-medium text-slate-800">
         {label}
+        {hiddenLabel && <span className="sr-only">{hiddenLabel}</span>}
       </label>
       {hint && (
         <p id={hintId} className="text-sm text-slate-600">
@@ -126,7 +138,7 @@ export function NumberInput({ path, label, hint }: { path: Path; label: string; 
 }
 
 /** A yes/no at `path`. */
-export function CheckInput({ path, label }: { path: Path; label: string }) {
+export function CheckInput({ path, label, hiddenLabel }: { path: Path; label: string; hiddenLabel?: string }) {
   const f = useField(path);
   return (
     <div>
@@ -142,6 +154,7 @@ export function CheckInput({ path, label }: { path: Path; label: string }) {
           onChange={(e) => f.write(e.target.checked)}
         />
         {label}
+        {hiddenLabel && <span className="sr-only">{hiddenLabel}</span>}
       </label>
       <FieldIssues id={`${f.id}-issues`} issues={f.issues} />
     </div>
