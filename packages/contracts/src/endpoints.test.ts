@@ -10,6 +10,7 @@ import {
   journeyRoutes,
   monitorRoutes,
   participantRoutes,
+  pilotRoutes,
   previewRoutes,
   providerHealthRoutes,
   flowRoutes,
@@ -34,6 +35,7 @@ const routeGroups = {
   flow: flowRoutes,
   costEstimate: costEstimateRoutes,
   providerHealth: providerHealthRoutes,
+  pilot: pilotRoutes,
 } as const;
 
 describe('endpoints', () => {

@@ -17,6 +17,7 @@ import type { providerHealthRoutes } from './provider-health.js';
 import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
+import type { pilotRoutes } from './pilot.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -44,6 +45,7 @@ type G = typeof providerHealthRoutes;
 type V = typeof studyRoutes;
 type W = typeof previewRoutes;
 type F = typeof flowRoutes;
+type X = typeof pilotRoutes;
 
 export const endpoints = {
   auth: {
@@ -149,5 +151,10 @@ export const endpoints = {
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),
     redeem: endpoint<W['redeem']>('POST', '/api/preview/redeem'),
+  },
+  pilot: {
+    start: endpoint<X['start']>('POST', '/api/experiments/:id/pilots'),
+    list: endpoint<X['list']>('GET', '/api/experiments/:id/pilots'),
+    get: endpoint<X['get']>('GET', '/api/experiments/:id/pilots/:pilotId'),
   },
 };

@@ -19,6 +19,8 @@ export * from './admin.js';
 export * from './security.js';
 export * from './studies.js';
 export * from './preview.js';
+export * from './pilot.js';
+export * from './pilot-personas.js';
 export * from './flow-journey.js';
 export * from './endpoints.js';
 export * from './study/index.js';

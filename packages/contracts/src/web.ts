@@ -40,5 +40,7 @@ export type * from './admin.js';
 export type * from './security.js';
 export type * from './studies.js';
 export type * from './preview.js';
+export type * from './pilot.js';
+export * from './pilot-personas.js';
 export type * from './flow-journey.js';
 export type { Role } from './auth.js';

@@ -340,6 +340,19 @@ export interface LlmTurnsTable {
   granted_at: DbTimestamp | null;
 }
 
+/** A pilot run with simulated participants (issue 35): its report as JSON text. */
+export interface PilotRunsTable {
+  id: string;
+  experiment_id: string;
+  created_by: string | null;
+  participants: number;
+  target_sample: number;
+  seed: number;
+  report: string;
+  created_at: DbTimestamp;
+  finished_at: DbTimestamp;
+}
+
 export interface DB {
   llm_providers: LlmProvidersTable;
   llm_turns: LlmTurnsTable;
@@ -351,6 +364,7 @@ export interface DB {
   experiments: ExperimentsTable;
   completion_codes: CompletionCodesTable;
   preview_links: PreviewLinksTable;
+  pilot_runs: PilotRunsTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;

@@ -15,6 +15,7 @@ import * as previewLinks from './2026-11-25-14b-preview-links.js';
 import * as spending from './2026-11-27-10-spending.js';
 import * as flowSteps from './2026-11-28-10-flow-steps.js';
 import * as chatCost from './2026-11-29-10-chat-cost.js';
+import * as pilotRuns from './2026-11-30-50-pilot-runs.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-10-spending': spending,
   '2026-11-28-10-flow-steps': flowSteps,
   '2026-11-29-10-chat-cost': chatCost,
+  '2026-11-30-50-pilot-runs': pilotRuns,
 };
