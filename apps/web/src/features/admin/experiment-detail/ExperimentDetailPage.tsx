@@ -17,6 +17,7 @@ import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
+import { PilotCard } from './PilotCard';
 import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
@@ -63,6 +64,7 @@ export function ExperimentDetailPage() {
           <FlowCodesCard experimentId={id} editable={canEdit()} />
           <ProviderHealthPanel experimentId={id} />
           <CostEstimateCard experimentId={id} />
+          <PilotCard experimentId={id} />
           {canEdit() && (
             <>
               <ChatLimitsCard experimentId={id} />
@@ -80,6 +82,7 @@ export function ExperimentDetailPage() {
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
           <CostEstimateCard experimentId={id} />
+          <PilotCard experimentId={id} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
             <ParticipantSummaryCard experimentId={id} />
             <Card>
