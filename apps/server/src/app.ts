@@ -112,7 +112,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerPreviewRoutes(app, ctx, auth);
   // A pilot run walks the study through a second app of its own, on a pilot clock (docs/decisions/0085).
   registerPilotRoutes(app, ctx, auth, (pilotDeps) =>
-    buildApp({ ...config, logLevel: config.logLevel === 'silent' ? 'silent' : 'warn', webDistDir: undefined }, pilotDeps),
+    buildApp(
+      { ...config, logLevel: config.logLevel === 'silent' ? 'silent' : 'warn', webDistDir: undefined },
+      pilotDeps,
+    ),
   );
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
   if (config.env === 'test' && config.testClock && deps.clockControl) {

@@ -156,7 +156,10 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/experiments/:id/pilots': {
     // Only admins start a pilot run (a one-persona run of the world's experiment).
-    request: (w) => ({ url: `/api/experiments/${w.experimentId}/pilots`, body: { participants: 1, target_sample: 10 } }),
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/pilots`,
+      body: { participants: 1, target_sample: 10 },
+    }),
     expect: [401, 403, 403, 403, 403, 201],
   },
   'GET /api/experiments/:id/pilots': {

@@ -22,7 +22,11 @@ export async function up(db: Db): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('finished_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('pilot_runs_experiment').on('pilot_runs').columns(['experiment_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('pilot_runs_experiment')
+    .on('pilot_runs')
+    .columns(['experiment_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Db): Promise<void> {

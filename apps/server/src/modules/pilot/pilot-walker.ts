@@ -211,7 +211,7 @@ export async function walkBuiltIn(w: Walker, study: StudyDefinition): Promise<Wa
           result.chat = chat;
           await timed(w, steps, step, 0, async () => {
             const threadId = j.chat.threadId ?? (await startChat(w, step));
-            for (; chat.rounds < PILOT_MAX_ROUNDS; ) {
+            for (; chat.rounds < PILOT_MAX_ROUNDS;) {
               await sendRound(w, step, threadId);
               chat.rounds += 1;
               const now = await journey(step);

@@ -91,7 +91,11 @@ function pathwaysOf(study: StudyDefinition | null, flow: FlowDefinition | null):
     });
   }
   const exits: Record<string, string | null> = { complete: null, confirm: 'entry', ceiling: 'baseline' };
-  return studyPathways(study ?? undefined).map((p) => ({ key: p.pathway, label: p.label, exitStep: exits[p.pathway] ?? null }));
+  return studyPathways(study ?? undefined).map((p) => ({
+    key: p.pathway,
+    label: p.label,
+    exitStep: exits[p.pathway] ?? null,
+  }));
 }
 
 function minimumSeconds(study: StudyDefinition | null, flow: FlowDefinition | null, condition: string): number {
@@ -105,7 +109,7 @@ export async function startPilot(
   experimentId: string,
   body: StartPilotBody,
 ): Promise<PilotRun> {
-  const { deps, config } = ctx;
+  const { deps } = ctx;
   if (!(await findExperiment(deps, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   if (ctx.running.has(experimentId)) throw new AppError(409, 'CONFLICT', PILOT_RUNNING);
   ctx.running.add(experimentId);

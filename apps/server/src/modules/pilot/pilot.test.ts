@@ -116,7 +116,7 @@ describe.each(TEST_DIALECTS)('pilot runs on %s', (dialect) => {
       const id = await flowExperiment(t(), admin, flow);
       const run = await pilot(t(), admin, id, { participants: 8, target_sample: 100, seed: 11 });
       const { report } = run;
-      expect(report.kind).toBe("flow");
+      expect(report.kind).toBe('flow');
       expect(report.completed).toBeGreaterThan(0);
       for (const r of report.results) expect(r.stopped?.reason ?? 'none', JSON.stringify(r)).not.toBe('refused');
       expect(report.pathways.map((p) => p.key).sort()).toEqual(flow.pathways.map((p) => p.key).sort());

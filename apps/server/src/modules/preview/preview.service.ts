@@ -47,7 +47,11 @@ export async function createPreview(
   const flow = await deps.flows(experimentId);
   const ids = flow ? flow.conditions.map((c) => c.id) : conditionIds(await deps.studies(experimentId));
   if (!ids.includes(condition))
-    throw new AppError(400, 'VALIDATION_FAILED', `condition: must be one of the study's conditions (${ids.join(', ')})`);
+    throw new AppError(
+      400,
+      'VALIDATION_FAILED',
+      `condition: must be one of the study's conditions (${ids.join(', ')})`,
+    );
   const now = deps.clock();
   const iso = now.toISOString();
   const userId = deps.newId();

@@ -33,10 +33,16 @@ export function pilotInput(
 ): { participants: number; target: number } | { error: string; field: 'participants' | 'target' } {
   const n = Number(participants.trim());
   if (participants.trim() === '' || !Number.isInteger(n) || n < 1 || n > PILOT_PARTICIPANTS_MAX)
-    return { field: 'participants', error: `Type a whole number of simulated participants from 1 to ${PILOT_PARTICIPANTS_MAX}.` };
+    return {
+      field: 'participants',
+      error: `Type a whole number of simulated participants from 1 to ${PILOT_PARTICIPANTS_MAX}.`,
+    };
   const t = Number(target.trim());
   if (target.trim() === '' || !Number.isInteger(t) || t < 1 || t > TARGET_SAMPLE_SIZE_MAX)
-    return { field: 'target', error: `Type a whole number of participants from 1 to ${TARGET_SAMPLE_SIZE_MAX.toLocaleString()}.` };
+    return {
+      field: 'target',
+      error: `Type a whole number of participants from 1 to ${TARGET_SAMPLE_SIZE_MAX.toLocaleString()}.`,
+    };
   return { participants: n, target: t };
 }
 
@@ -225,7 +231,10 @@ export function PilotReportView({ report }: { report: PilotReport }) {
         ))}
       </Table>
       <h3 className="font-semibold text-slate-900">Time per step</h3>
-      <Table label="Time per step" head={['Step', 'Reached by', 'Least time the server enforces', 'Pilot time (median)']}>
+      <Table
+        label="Time per step"
+        head={['Step', 'Reached by', 'Least time the server enforces', 'Pilot time (median)']}
+      >
         {report.steps.map((s) => (
           <tr key={s.step} data-testid={`pilot-step-${s.step}`}>
             <th scope="row" className={`${TD_CLASS} text-left font-normal`}>
@@ -239,8 +248,8 @@ export function PilotReportView({ report }: { report: PilotReport }) {
       </Table>
       <h3 className="font-semibold text-slate-900">Simulated participants</h3>
       <p className="text-sm text-slate-700">
-        Each is a test run: left out of the monitor, the summaries and the exports unless tests are included. Open
-        one to read their answers and transcript.
+        Each is a test run: left out of the monitor, the summaries and the exports unless tests are included. Open one
+        to read their answers and transcript.
       </p>
       <Table
         label="Simulated participants"
@@ -266,7 +275,9 @@ export function PilotReportView({ report }: { report: PilotReport }) {
                   : r.lastStep}
             </td>
             <td className={NUM}>{duration(r.simulatedSeconds)}</td>
-            <td className={NUM}>{r.chat ? `${r.chat.rounds}${r.chat.ruleReached ? '' : ' (rule not reached)'}` : '-'}</td>
+            <td className={NUM}>
+              {r.chat ? `${r.chat.rounds}${r.chat.ruleReached ? '' : ' (rule not reached)'}` : '-'}
+            </td>
             <td className={NUM}>
               {tokens(r.inputTokens)} / {tokens(r.outputTokens)}
             </td>
@@ -326,8 +337,8 @@ export function PilotCard({ experimentId }: { experimentId: string }) {
         <p className="text-sm text-slate-700">
           Before launch, scripted personas walk the pinned study through the same steps a participant&apos;s browser
           takes, with every rule of the server applying and timed steps passing on a pilot clock. The report says
-          whether every pathway can be reached, whether each arm&apos;s chat reaches its rule, how long the steps
-          take and what the chat will cost. Pilot participants are test runs.
+          whether every pathway can be reached, whether each arm&apos;s chat reaches its rule, how long the steps take
+          and what the chat will cost. Pilot participants are test runs.
         </p>
         {admin && (
           <form onSubmit={submit} noValidate className="space-y-3">
@@ -372,7 +383,9 @@ export function PilotCard({ experimentId }: { experimentId: string }) {
         )}
         {start.isPending && <Spinner label="Running the pilot: simulated participants are walking the study..." />}
         {start.isError && <Alert>Could not run the pilot: {serverMessage(start.error, 'Failed to run')}</Alert>}
-        {runs.isError && <Alert>Could not load the pilot runs: {serverMessage(runs.error, 'Failed to load data')}</Alert>}
+        {runs.isError && (
+          <Alert>Could not load the pilot runs: {serverMessage(runs.error, 'Failed to load data')}</Alert>
+        )}
         {runs.data && runs.data.runs.length > 1 && (
           <div>
             <label htmlFor={`pilot-runs-${experimentId}`} className="block text-sm font-medium text-slate-800">
