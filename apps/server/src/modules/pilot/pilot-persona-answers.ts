@@ -15,7 +15,8 @@ function stanceFraction(persona: PilotPersona, random: Random): number {
     case 'hesitant':
       return 0.33 + r * 0.34;
     case 'favourable':
-      return 0.66 + r * 0.34;
+      // Often at the very top: a scale's ceiling (and any exit on it) is what a pilot must see reached.
+      return r < 0.4 ? 1 : 0.66 + r * 0.34;
   }
 }
 
