@@ -2,6 +2,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import {
   FLOW_TEMPLATES,
   samplePersonas,
+  studyDefinition,
   type FlowProgressReply,
   type MonitorReply,
   type PilotRun,
@@ -163,9 +164,42 @@ describe.each(TEST_DIALECTS)('pilot runs on %s', (dialect) => {
     expect((await send(t(), admin, 'POST', missing, { participants: 1, target_sample: 1 })).statusCode).toBe(404);
     expect((await send(t(), admin, 'GET', `${url}/00000000-0000-4000-8000-000000000000`)).statusCode).toBe(404);
 
+    // One pilot of an experiment at a time.
+    const both = await Promise.all([
+      send(t(), admin, 'POST', url, { participants: 2, target_sample: 10 }),
+      send(t(), admin, 'POST', url, { participants: 2, target_sample: 10 }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(both.find((r) => r.statusCode === 409)?.json()).toMatchObject({ code: 'CONFLICT' });
+
     // Analysts read reports; only admins start runs.
     const analyst = await newSession(t(), await createAndLogin(t()), 'analyst');
     expect((await send(t(), analyst, 'GET', `${url}/${first.id}`)).statusCode).toBe(200);
     expect((await send(t(), analyst, 'POST', url, { participants: 1, target_sample: 1 })).statusCode).toBe(403);
+  });
+
+  it('prices the measured tokens at the model an arm names, beside the estimate before launch', async () => {
+    const admin = await createAndLogin(t(), { isAdmin: true });
+    const { id } = await createExperiment(t(), admin);
+    const study = structuredClone(studyDefinition);
+    const mmr = study.chat.conditions.mmr;
+    if (!mmr) throw new Error('the built-in study has an mmr condition');
+    mmr.settings = { model: 'claude-sonnet-4-5' };
+    const version = expectJson<{ id: string }>(
+      await send(t(), admin, 'POST', '/api/admin/study-versions', { label: 'Costed', definition: study }),
+      201,
+    );
+    expectJson(
+      await send(t(), admin, 'PUT', `/api/experiments/${id}/study-version`, { study_version_id: version.id }),
+      200,
+    );
+    const personas = samplePersonas(4, 9).map((p) => ({ ...p, stance: 'hesitant' as const, leaveTendency: 0 }));
+    const { report } = await pilot(t(), admin, id, { participants: 4, target_sample: 1000, personas });
+    const arm = (condition: string) => report.arms.find((a) => a.condition === condition);
+    expect(arm('mmr')?.atArmModel?.model).toBe('claude-sonnet-4-5');
+    expect(arm('mmr')?.atArmModel?.costUsd).toBeGreaterThan(0);
+    expect(arm('mmr')?.estimatedCostUsd).toBeGreaterThan(0);
+    expect(arm('control')?.atArmModel).toBeNull();
+    expect(report.completed).toBe(4);
   });
 });
