@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   conditionIds,
   conditionLabel,
+  ruleKeys,
   flowOverview,
   samplePersonas,
   sectionMinSeconds,
@@ -87,7 +88,11 @@ function pathwaysOf(study: StudyDefinition | null, flow: FlowDefinition | null):
           s.type === 'questions' &&
           s.questions.some((q) => q.check && 'end' in q.check.onFail && q.check.onFail.end === p.key),
       );
-      return { key: p.key, label: p.label, exitStep: check?.id ?? null };
+      // A screen's exit is taken at the questions step that asks what its rule reads.
+      const screen = flow.steps.find((s) => s.type === 'screen' && s.pathway === p.key);
+      const keys = screen?.type === 'screen' ? ruleKeys(screen.when) : [];
+      const asked = flow.steps.find((s) => s.type === 'questions' && s.questions.some((q) => keys.includes(q.key)));
+      return { key: p.key, label: p.label, exitStep: check?.id ?? asked?.id ?? null };
     });
   }
   const exits: Record<string, string | null> = { complete: null, confirm: 'entry', ceiling: 'baseline' };

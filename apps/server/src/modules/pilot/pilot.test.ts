@@ -125,6 +125,9 @@ describe.each(TEST_DIALECTS)('pilot runs on %s', (dialect) => {
       expect(report.completed).toBeGreaterThan(0);
       for (const r of report.results) expect(r.stopped?.reason ?? 'none', JSON.stringify(r)).not.toBe('refused');
       expect(report.pathways.map((p) => p.key).sort()).toEqual(flow.pathways.map((p) => p.key).sort());
+      // Each pathway reached, or the reason it was not.
+      for (const p of report.pathways)
+        expect(p.reached > 0 ? p.why : p.why?.length).toBe(p.reached > 0 ? null : expect.any(Number));
       const chatArms = report.arms.filter((a) => a.chatStarted > 0);
       expect(chatArms.length).toBeGreaterThan(0);
       for (const arm of chatArms) expect(arm.ruleReached).toBe(arm.chatStarted);
