@@ -149,11 +149,7 @@ async function runPilot(
     clock: clock.now,
     // The offline model streams at once for the pilot (a demo deployment's word delay would only cost time).
     llm: deps.llm.provider === 'scripted' ? createStudyScriptedModel(0) : deps.llm,
-    // A wait for the provider's turn passes on the pilot clock.
-    sleep: (ms) => {
-      clock.advance(ms);
-      return Promise.resolve();
-    },
+    // A wait for the provider's turn stays a real wait (deps.sleep): the provider is really busy.
     // The app's database reports go on to the app's own log, not the pilot's short-lived one.
     database: { ...deps.database, reportTo: () => undefined },
   };
