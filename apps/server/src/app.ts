@@ -41,6 +41,7 @@ import { LastSeen } from './modules/monitor/last-seen.js';
 import { registerWithdrawalRoutes } from './modules/withdrawal/withdrawal.routes.js';
 import { registerStudyRoutes } from './modules/studies/studies.routes.js';
 import { registerPreviewRoutes } from './modules/preview/preview.routes.js';
+import { registerPilotRoutes } from './modules/pilot/pilot.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 import { registerProlificRoutes } from './modules/prolific/prolific.routes.js';
 
@@ -113,6 +114,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerStudyRoutes(app, ctx);
   registerPreviewRoutes(app, ctx, auth);
   registerProlificRoutes(app, ctx);
+  // A pilot run walks the study through a second app of its own, on a pilot clock (docs/decisions/0085).
+  registerPilotRoutes(app, ctx, auth, (pilotDeps) =>
+    buildApp(
+      { ...config, logLevel: config.logLevel === 'silent' ? 'silent' : 'warn', webDistDir: undefined },
+      pilotDeps,
+    ),
+  );
   // Browser tests only (config.ts allows TEST_CLOCK with NODE_ENV=test and nowhere else).
   if (config.env === 'test' && config.testClock && deps.clockControl) {
     registerTestClockRoutes(app, ctx, deps.clockControl);

@@ -11,6 +11,7 @@ import {
   journeyRoutes,
   monitorRoutes,
   participantRoutes,
+  pilotRoutes,
   previewRoutes,
   providerHealthRoutes,
   flowRoutes,
@@ -38,6 +39,7 @@ const routeGroups = {
   costEstimate: costEstimateRoutes,
   providerHealth: providerHealthRoutes,
   prolific: prolificRoutes,
+  pilot: pilotRoutes,
 } as const;
 
 describe('endpoints', () => {

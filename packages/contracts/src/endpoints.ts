@@ -19,6 +19,7 @@ import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
 import type { prolificRoutes } from './prolific.js';
+import type { pilotRoutes } from './pilot.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -48,6 +49,7 @@ type W = typeof previewRoutes;
 type F = typeof flowRoutes;
 type Staff = typeof staffRoutes;
 type R = typeof prolificRoutes;
+type X = typeof pilotRoutes;
 
 export const endpoints = {
   auth: {
@@ -175,5 +177,10 @@ export const endpoints = {
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),
     redeem: endpoint<W['redeem']>('POST', '/api/preview/redeem'),
+  },
+  pilot: {
+    start: endpoint<X['start']>('POST', '/api/experiments/:id/pilots'),
+    list: endpoint<X['list']>('GET', '/api/experiments/:id/pilots'),
+    get: endpoint<X['get']>('GET', '/api/experiments/:id/pilots/:pilotId'),
   },
 };

@@ -20,6 +20,8 @@ export * from './security.js';
 export * from './staff.js';
 export * from './studies.js';
 export * from './preview.js';
+export * from './pilot.js';
+export * from './pilot-personas.js';
 export * from './flow-journey.js';
 export * from './prolific.js';
 export * from './endpoints.js';

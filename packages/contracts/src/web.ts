@@ -41,6 +41,8 @@ export type * from './security.js';
 export type * from './staff.js';
 export type * from './studies.js';
 export type * from './preview.js';
+export type * from './pilot.js';
+export * from './pilot-personas.js';
 export type * from './flow-journey.js';
 export type * from './prolific.js';
 export type { Role } from './auth.js';

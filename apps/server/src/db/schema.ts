@@ -399,6 +399,19 @@ export interface ProlificWebhookEventsTable {
   received_at: DbTimestamp;
 }
 
+/** A pilot run with simulated participants (issue 35): its report as JSON text. */
+export interface PilotRunsTable {
+  id: string;
+  experiment_id: string;
+  created_by: string | null;
+  participants: number;
+  target_sample: number;
+  seed: number;
+  report: string;
+  created_at: DbTimestamp;
+  finished_at: DbTimestamp;
+}
+
 export interface DB {
   llm_providers: LlmProvidersTable;
   llm_turns: LlmTurnsTable;
@@ -411,6 +424,7 @@ export interface DB {
   completion_codes: CompletionCodesTable;
   experiment_quotas: ExperimentQuotasTable;
   preview_links: PreviewLinksTable;
+  pilot_runs: PilotRunsTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;

@@ -201,6 +201,23 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/previews`, body: { condition: 'mmr' } }),
     expect: [401, 403, 403, 403, 403, 201],
   },
+  'POST /api/experiments/:id/pilots': {
+    // Only admins start a pilot run (a one-persona run of the world's experiment).
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/pilots`,
+      body: { participants: 1, target_sample: 10 },
+    }),
+    expect: [401, 403, 403, 403, 403, 201],
+  },
+  'GET /api/experiments/:id/pilots': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/pilots` }),
+    expect: STAFF_READ,
+  },
+  'GET /api/experiments/:id/pilots/:pilotId': {
+    // Staff read reports: no such run.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/pilots/${NO_SUCH_ID}` }),
+    expect: [401, 403, 403, 403, 404, 404],
+  },
   'POST /api/preview/redeem': {
     // The token is the credential: an unknown one is refused for everybody.
     request: () => ({ url: '/api/preview/redeem', body: { token: 'not-a-preview-token' } }),

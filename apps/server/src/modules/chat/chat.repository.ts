@@ -292,3 +292,35 @@ export async function readThread(
     messages: parsed<ChatMessageRow[]>(f_messages).sort((a, b) => a.position - b.position),
   };
 }
+
+/** Tokens and cost of the stored assistant messages of these participants' threads in an experiment, per user. */
+export async function usageByUser(
+  db: Db,
+  experimentId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { inputTokens: number; outputTokens: number; costUsd: number }>> {
+  const usage = new Map<string, { inputTokens: number; outputTokens: number; costUsd: number }>();
+  if (userIds.length === 0) return usage;
+  const rows = await db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
+    .where('t.experiment_id', '=', experimentId)
+    .where('t.user_id', 'in', [...userIds])
+    .where('m.role', '=', 'assistant')
+    .select((eb) => [
+      't.user_id as user_id',
+      eb.fn.coalesce(eb.fn.sum<number | string>('m.input_tokens'), eb.lit(0)).as('input_tokens'),
+      eb.fn.coalesce(eb.fn.sum<number | string>('m.output_tokens'), eb.lit(0)).as('output_tokens'),
+      eb.fn.coalesce(eb.fn.sum<number | string>('m.cost_usd'), eb.lit(0)).as('cost_usd'),
+    ])
+    .groupBy('t.user_id')
+    .execute();
+  for (const row of rows) {
+    usage.set(row.user_id, {
+      inputTokens: toNumber(row.input_tokens),
+      outputTokens: toNumber(row.output_tokens),
+      costUsd: toNumber(row.cost_usd),
+    });
+  }
+  return usage;
+}

@@ -51,6 +51,8 @@ import type { QueueLimits } from './provider-queue.js';
 import { maxCallCostUsd, reserveSpend } from './spend.js';
 
 export { MODEL_ERRORS, type StreamRunner } from './chat.generate.js';
+/** The tokens and cost of participants' chats (a pilot run's report, issue 35). */
+export { usageByUser as chatUsageByUser } from './chat.repository.js';
 
 export interface ChatContext {
   deps: AppDeps;

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import {
   PREVIEW_LINK_MINUTES,
   conditionIds,
-  isStudyCondition,
   type Condition,
   type PreviewLink,
   type RedeemPreviewReply,
@@ -37,36 +36,46 @@ export async function createPreview(
   adminId: string,
   experimentId: string,
   condition: Condition,
+  /** A pilot run's simulated participant (issue 35): PILOT- ids, the run named in the user's metadata. */
+  pilot?: { runId: string },
 ): Promise<PreviewLink> {
   const { deps } = auth;
   const { db } = deps.database;
   if (!(await findExperiment(deps, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
   // The admin picks among the conditions of the experiment's study version (docs/decisions/0061).
-  const study = await deps.studies(experimentId);
-  if (!isStudyCondition(study, condition))
+  // A flow's conditions are its own (issue 35: a pilot's participants walk flows too).
+  const flow = await deps.flows(experimentId);
+  const ids = flow ? flow.conditions.map((c) => c.id) : conditionIds(await deps.studies(experimentId));
+  if (!ids.includes(condition))
     throw new AppError(
       400,
       'VALIDATION_FAILED',
-      `condition: must be one of the study's conditions (${conditionIds(study).join(', ')})`,
+      `condition: must be one of the study's conditions (${ids.join(', ')})`,
     );
   const now = deps.clock();
   const iso = now.toISOString();
   const userId = deps.newId();
   const assignmentId = deps.newId();
   const short = randomBytes(4).toString('hex').toUpperCase();
-  const prolificPid = `PREVIEW-${short}`;
+  const kind = pilot ? 'pilot' : 'preview';
+  const prolificPid = `${kind.toUpperCase()}-${short}`;
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + PREVIEW_LINK_MINUTES * 60_000).toISOString();
 
   await db.transaction().execute(async (trx) => {
     await insertUser(trx, {
       id: userId,
-      email: `preview-${short.toLowerCase()}-${userId.slice(0, 8)}@${PREVIEW_DOMAIN}`,
+      email: `${kind}-${short.toLowerCase()}-${userId.slice(0, 8)}@${PREVIEW_DOMAIN}`,
       // A password nobody knows: the test participant signs in through the link only.
       password_hash: hashGeneratedPassword(generatePassword(), auth.pepper),
       is_admin: false,
       role: 'participant',
-      metadata: JSON.stringify({ experimentId, preview: true, createdBy: adminId }),
+      metadata: JSON.stringify({
+        experimentId,
+        preview: true,
+        createdBy: adminId,
+        ...(pilot ? { pilotRunId: pilot.runId } : {}),
+      }),
       created_at: iso,
       updated_at: iso,
       last_login_at: null,

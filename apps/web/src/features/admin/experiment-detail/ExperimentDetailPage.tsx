@@ -20,6 +20,7 @@ import { WithdrawalPanel } from './WithdrawalPanel';
 import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
+import { PilotCard } from './PilotCard';
 import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
@@ -68,6 +69,7 @@ export function ExperimentDetailPage() {
           <FlowCodesCard experimentId={id} editable={canEdit()} />
           <ProviderHealthPanel experimentId={id} />
           <CostEstimateCard experimentId={id} />
+          <PilotCard experimentId={id} />
           {canEdit() && (
             <>
               <ChatLimitsCard experimentId={id} />
@@ -88,6 +90,7 @@ export function ExperimentDetailPage() {
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
           <CostEstimateCard experimentId={id} />
+          <PilotCard experimentId={id} />
           <div className="grid items-start gap-5 lg:grid-cols-[1fr_1.4fr]">
             <ParticipantSummaryCard experimentId={id} />
             <Card>
