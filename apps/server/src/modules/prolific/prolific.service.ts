@@ -208,6 +208,11 @@ export async function prolificStudyLink(runtime: ProlificRuntime, experimentId: 
   return { experimentId, studyId: link?.study_id ?? null };
 }
 
+/** The Prolific study an experiment is linked to, or null (for the link-only landing's STUDY_ID check). */
+export async function linkedStudyIdOf(deps: AppDeps, experimentId: string): Promise<string | null> {
+  return (await readStudyLink(deps.database.db, experimentId))?.study_id ?? null;
+}
+
 export async function setProlificStudyLink(
   runtime: ProlificRuntime,
   experimentId: string,
