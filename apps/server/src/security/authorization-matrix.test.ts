@@ -440,6 +440,22 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-study`, body: { studyId: 'matrixstudy01' } }),
     expect: ADMIN_ONLY,
   },
+  'GET /api/experiments/:id/prolific-link-join': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join` }),
+    expect: STAFF_READ,
+  },
+  'PUT /api/experiments/:id/prolific-link-join': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join`, body: { enabled: false } }),
+    expect: ADMIN_ONLY,
+  },
+  'POST /api/prolific/join': {
+    // Public: the Prolific ids are the credential, and only when the experiment's setting is on (off here).
+    request: (w) => ({
+      url: '/api/prolific/join',
+      body: { experimentId: w.experimentId, prolificPid: 'MATRIXPID1', studyId: 'MATRIXSTUDY1', sessionId: 'MATRIXS1' },
+    }),
+    expect: [403, 403, 403, 403, 403, 403],
+  },
   'POST /api/prolific/webhooks': {
     // Public, but only Prolific's signature opens it: an unsigned delivery is refused whoever sends it.
     request: () => ({

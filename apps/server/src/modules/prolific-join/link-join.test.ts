@@ -49,9 +49,10 @@ describe.each(TEST_DIALECTS)('joining by the Prolific link on %s', (dialect) => 
   it('is off by default: the route refuses and the setting reads false', async () => {
     const t = app();
     const { id } = await createExperiment(t, await admin(t));
-    expect(expectJson(await send(t, await admin(t), 'GET', `/api/experiments/${id}/prolific-link-join`), 200)).toEqual(
-      { experimentId: id, enabled: false },
-    );
+    expect(expectJson(await send(t, await admin(t), 'GET', `/api/experiments/${id}/prolific-link-join`), 200)).toEqual({
+      experimentId: id,
+      enabled: false,
+    });
     const refused = expectJson<{ code: string }>(await join(id, 'PIDOFF1', 'SESSOFF1'), 403);
     expect(refused.code).toBe('LINK_JOIN_OFF');
     const off = await experimentWithLinkJoin(false);
