@@ -173,6 +173,7 @@ export const endpoints = {
     test: endpoint<R['test']>('POST', '/api/admin/prolific/test'),
     studyLink: endpoint<R['studyLink']>('GET', '/api/experiments/:id/prolific-study'),
     setStudyLink: endpoint<R['setStudyLink']>('PUT', '/api/experiments/:id/prolific-study'),
+    approve: endpoint<R['approve']>('POST', '/api/experiments/:id/prolific/approve'),
     webhook: endpoint<R['webhook']>('POST', '/api/prolific/webhooks'),
   },
   prolificJoin: {

@@ -48,6 +48,13 @@ export const ProlificWebhookReply = z.object({
   outcome: z.enum(['matched', 'unmatched', 'ignored', 'duplicate']),
 });
 
+/** Approve on Prolific every submission awaiting review of the participants on one pathway. */
+export const ProlificApproveBody = z
+  .object({ pathway: LineText.trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a pathway id') })
+  .strict();
+export const ProlificApproveReply = z.object({ approved: z.number().int(), submissionIds: z.array(z.string()) });
+export type ProlificApproveReply = z.infer<typeof ProlificApproveReply>;
+
 export const PROLIFIC_WEBHOOK_PATH = '/api/prolific/webhooks';
 
 export const prolificRoutes = {
@@ -72,6 +79,13 @@ export const prolificRoutes = {
     params: IdParams,
     body: ProlificStudyLinkBody,
     reply: ProlificStudyLink,
+  }),
+  approve: defineRoute({
+    method: 'POST',
+    path: '/api/experiments/:id/prolific/approve',
+    params: IdParams,
+    body: ProlificApproveBody,
+    reply: ProlificApproveReply,
   }),
   webhook: defineRoute({
     method: 'POST',

@@ -440,6 +440,11 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-study`, body: { studyId: 'matrixstudy01' } }),
     expect: ADMIN_ONLY,
   },
+  'POST /api/experiments/:id/prolific/approve': {
+    // No token set in the matrix's world: the admin is told to set one (409), nothing is called.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/approve`, body: { pathway: 'complete' } }),
+    expect: [401, 403, 403, 403, 403, 409],
+  },
   'GET /api/experiments/:id/prolific-link-join': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join` }),
     expect: STAFF_READ,

@@ -11,6 +11,7 @@ import { ChatLimitsCard } from './ChatLimitsCard';
 import { CostEstimateCard } from './CostEstimateCard';
 import { ProlificStudyCard } from './ProlificStudyCard';
 import { ProlificLinkJoinCard } from './ProlificLinkJoinCard';
+import { ProlificReviewCard } from './ProlificReviewCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -76,6 +77,7 @@ export function ExperimentDetailPage() {
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
+              <ProlificReviewCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -129,6 +131,7 @@ export function ExperimentDetailPage() {
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
+              <ProlificReviewCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
