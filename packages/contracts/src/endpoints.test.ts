@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prolificRoutes } from './prolific.js';
+import { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import {
   adminRoutes,
   authRoutes,
@@ -39,6 +39,7 @@ const routeGroups = {
   costEstimate: costEstimateRoutes,
   providerHealth: providerHealthRoutes,
   prolific: prolificRoutes,
+  prolificJoin: prolificJoinRoutes,
   pilot: pilotRoutes,
 } as const;
 
