@@ -71,7 +71,9 @@ describe('flowDiff', () => {
   });
 
   it('lists fields added and removed, questions reordered, and a type change', () => {
-    expect(fieldChanges({ a: 1, list: [{ key: 'x' }, { key: 'y' }] }, { b: 'two', list: [{ key: 'y' }, { key: 'x' }] })).toEqual([
+    expect(
+      fieldChanges({ a: 1, list: [{ key: 'x' }, { key: 'y' }] }, { b: 'two', list: [{ key: 'y' }, { key: 'x' }] }),
+    ).toEqual([
       { path: 'b', kind: 'added', after: 'two' },
       { path: 'list (order)', kind: 'value', before: 'x, y', after: 'y, x' },
       { path: 'a', kind: 'removed', before: '1' },
@@ -97,7 +99,10 @@ describe('flowDiff', () => {
     expect(diff.conditions.added).toEqual(['video']);
     expect(diff.conditions.removed).toEqual(['none']);
     expect(diff.conditions.changed).toEqual([
-      { key: 'chatbot', fields: [{ path: 'label', kind: 'value', before: 'Chatbot', after: 'Chat with the assistant' }] },
+      {
+        key: 'chatbot',
+        fields: [{ path: 'label', kind: 'value', before: 'Chatbot', after: 'Chat with the assistant' }],
+      },
     ]);
     expect(diff.pathways).toEqual({ added: ['timeout'], removed: [], changed: [] });
   });

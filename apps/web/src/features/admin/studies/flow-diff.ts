@@ -126,8 +126,7 @@ function inPlace(before: string[], after: string[]): Set<string> {
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i -= 1) {
     for (let j = m - 1; j >= 0; j -= 1) {
-      lcs[i]![j] =
-        before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
     }
   }
   const kept = new Set<string>();
@@ -180,7 +179,14 @@ export function flowDiff(before: FlowDefinition, after: FlowDefinition): FlowDif
   before.steps.forEach((step, i) => {
     if (common.has(step.id)) return;
     const previous = i === 0 ? -1 : steps.findIndex((s) => s.id === before.steps[i - 1]!.id);
-    const change: StepChange = { id: step.id, type: step.type, kind: 'removed', before: i + 1, moved: false, fields: [] };
+    const change: StepChange = {
+      id: step.id,
+      type: step.type,
+      kind: 'removed',
+      before: i + 1,
+      moved: false,
+      fields: [],
+    };
     steps.splice(previous + 1, 0, change);
   });
   const same =
