@@ -294,5 +294,31 @@ test('done when: build from blank, preview each arm, pin, and a participant walk
   expect((await analyzeSettled(participant)).violations).toEqual([]);
   await participant.screenshot({ path: '/tmp/builder-done-when-participant-end.png', fullPage: true });
   await context.close();
+
+  // Compare two versions: a colleague's copy (made through the API) without the screen rule, post questions moved.
+  const changed = structuredClone(saved) as unknown as {
+    title: string;
+    steps: { id: string; type: string; title?: string }[];
+  };
+  const screenRule = changed.steps.splice(2, 1)[0];
+  const [post] = changed.steps.splice(4, 1);
+  if (!post || !screenRule) throw new Error('unexpected steps');
+  post.title = 'Your view now';
+  changed.steps.splice(1, 0, post);
+  const copyLabel = `Colleague's copy ${Date.now()}`;
+  const copy = await admin.call<{ id: string }>('POST', '/api/admin/study-versions', {
+    label: copyLabel,
+    definition: changed,
+  });
+  await page.goto('/admin/studies');
+  await page.getByRole('combobox', { name: 'From' }).selectOption(versionId);
+  await page.getByRole('combobox', { name: 'To' }).selectOption(copy.id);
+  const steps = page.getByRole('region', { name: 'Steps' });
+  await expect(steps).toContainText(`${screenRule.id} (screen): removed (was at position 3)`);
+  await expect(steps).toContainText(`${post.id} (questions): moved from position 6 to 2; 1 field changed`);
+  await expect(steps).toContainText('title: After the conversation → Your view now');
+  await page.getByRole('heading', { name: 'Compare two versions' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/builder-done-when-diff.png', fullPage: true });
+  expect((await analyzeSettled(page)).violations).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
