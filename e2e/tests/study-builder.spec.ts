@@ -273,6 +273,7 @@ test('done when: build from blank, preview each arm, pin, and a participant walk
   if (!credential) throw new Error('no credential generated');
   const setup = {
     experimentId: experiment.id,
+    codes: { complete: 'DONE-COMPLETE', ceiling: 'DONE-CEILING' },
     credential,
     prolificPid: `PID${Date.now().toString(36)}DONE`.toUpperCase(),
   };

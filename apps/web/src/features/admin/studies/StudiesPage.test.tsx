@@ -105,8 +105,9 @@ describe('StudiesPage: comparing two versions', () => {
     if (eligibility?.type !== 'questions') throw new Error('fixture');
     eligibility.title = 'About your family';
     const chat = changed.steps.find((s) => s.id === 'conversation');
-    if (chat?.type !== 'chat') throw new Error('fixture');
-    chat.arms.chatbot!.systemPrompt += ' Keep every answer under 80 words.';
+    const arm = chat?.type === 'chat' ? chat.arms.chatbot : undefined;
+    if (!arm) throw new Error('fixture');
+    arm.systemPrompt += ' Keep every answer under 80 words.';
     changed.pathways.push({ key: 'timeout', label: 'timed out' });
     mockFetch({
       'GET /api/admin/study-versions': () => json(200, [older, newer]),

@@ -35,7 +35,8 @@ describe('flowDiff', () => {
     const after = copy();
     const from = ids(after).indexOf('after');
     const [moved] = after.steps.splice(from, 1);
-    after.steps.splice(1, 0, moved!);
+    if (!moved) throw new Error('fixture');
+    after.steps.splice(1, 0, moved);
     const diff = flowDiff(threeArmTemplate, after);
     expect(diff.steps.filter((s) => s.moved).map((s) => s.id)).toEqual(['after']);
     expect(diff.steps.find((s) => s.id === 'after')).toMatchObject({ before: from + 1, after: 2, fields: [] });
@@ -46,10 +47,13 @@ describe('flowDiff', () => {
     const eligibility = after.steps.find((s) => s.id === 'eligibility');
     if (eligibility?.type !== 'questions') throw new Error('fixture');
     eligibility.title = 'About your family';
-    eligibility.questions[0]!.required = false;
+    const question = eligibility.questions[0];
+    if (!question) throw new Error('fixture');
+    question.required = false;
     const chat = after.steps.find((s) => s.id === 'conversation');
-    if (chat?.type !== 'chat') throw new Error('fixture');
-    chat.arms.chatbot!.systemPrompt = chat.arms.chatbot!.systemPrompt.replace(
+    const arm = chat?.type === 'chat' ? chat.arms.chatbot : undefined;
+    if (!arm) throw new Error('fixture');
+    arm.systemPrompt = arm.systemPrompt.replace(
       'Do not give individual medical advice;',
       'Never give individual medical advice;',
     );
@@ -92,7 +96,7 @@ describe('flowDiff', () => {
     after.texts.welcome = 'Welcome back.';
     after.conditions = after.conditions.filter((c) => c.id !== 'none');
     after.conditions.push({ id: 'video', label: 'Video' });
-    after.conditions[0]!.label = 'Chat with the assistant';
+    after.conditions[0] = { id: 'chatbot', label: 'Chat with the assistant' };
     after.pathways.push({ key: 'timeout', label: 'timed out' });
     const diff = flowDiff(threeArmTemplate, after);
     expect(diff.study.map((c) => c.path)).toEqual(['title', 'texts.welcome']);

@@ -123,21 +123,24 @@ function listChanges<T>(before: T[], after: T[], keyOf: (item: T) => string): Li
 function inPlace(before: string[], after: string[]): Set<string> {
   const n = before.length;
   const m = after.length;
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  const width = m + 1;
+  const lcs = new Uint32Array((n + 1) * width);
+  const at = (i: number, j: number) => lcs[i * width + j] ?? 0;
   for (let i = n - 1; i >= 0; i -= 1) {
     for (let j = m - 1; j >= 0; j -= 1) {
-      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+      lcs[i * width + j] = before[i] === after[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
     }
   }
   const kept = new Set<string>();
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (before[i] === after[j]) {
-      kept.add(before[i]!);
+    const id = before[i];
+    if (id !== undefined && id === after[j]) {
+      kept.add(id);
       i += 1;
       j += 1;
-    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) i += 1;
+    } else if (at(i + 1, j) >= at(i, j + 1)) i += 1;
     else j += 1;
   }
   return kept;
@@ -178,7 +181,8 @@ export function flowDiff(before: FlowDefinition, after: FlowDefinition): FlowDif
   // A removed step is listed after the step that preceded it in the older version.
   before.steps.forEach((step, i) => {
     if (common.has(step.id)) return;
-    const previous = i === 0 ? -1 : steps.findIndex((s) => s.id === before.steps[i - 1]!.id);
+    const preceding = before.steps[i - 1]?.id;
+    const previous = preceding === undefined ? -1 : steps.findIndex((s) => s.id === preceding);
     const change: StepChange = {
       id: step.id,
       type: step.type,

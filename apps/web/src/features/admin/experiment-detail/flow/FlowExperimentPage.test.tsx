@@ -103,7 +103,8 @@ describe('previewing a flow as a participant', () => {
     if (!card) throw new Error('no card');
     const buttons = within(card as HTMLElement).getAllByRole('button', { name: /^Preview / });
     expect(buttons.map((b) => b.textContent)).toEqual(flow.conditions.map((c) => `Preview ${c.id}`));
-    const last = flow.conditions.at(-1)!;
+    const last = flow.conditions.at(-1);
+    if (!last) throw new Error('no condition');
     await user.click(within(card as HTMLElement).getByRole('button', { name: `Preview ${last.id}` }));
     expect(await screen.findByLabelText('Preview link')).toHaveValue(`${window.location.origin}/preview#token`);
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ condition: last.id });
