@@ -42,7 +42,8 @@ export function ExperimentDetailPage() {
   // A study written as a flow (issue 30) has its own monitor and codes; the built-in shape's panels read the spec's.
   const pinned = useStudyVersion(experiment.data?.study_version_id ?? undefined, true);
   const pinnedLoading = Boolean(experiment.data?.study_version_id) && pinned.isPending;
-  const flow = isFlowDefinition(pinned.data?.definition);
+  const flowDefinition = isFlowDefinition(pinned.data?.definition) ? pinned.data.definition : undefined;
+  const flow = flowDefinition !== undefined;
   const builtIn = experiment.isSuccess && !pinnedLoading && !flow;
   const participants = useParticipantsDetailed(id, builtIn);
   // The conditions of the pinned study version (docs/decisions/0061): the preview's choices, the chart's order.
@@ -74,6 +75,7 @@ export function ExperimentDetailPage() {
           <PilotCard experimentId={id} />
           {canEdit() && (
             <>
+              <PreviewPanel experimentId={id} conditions={flowDefinition?.conditions} />
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />

@@ -38,7 +38,7 @@ export function FlowVersionView({
   const [text, setText] = useState(() => JSON.stringify(flow, null, 2));
   const [issues, setIssues] = useState<StudyIssue[]>([]);
   const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
-  // The overview follows the draft while it reads as a flow; the saved version otherwise.
+  // The overview and the steps table follow the draft while it reads as a flow; the saved version otherwise.
   const draft = useMemo(() => {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -78,8 +78,8 @@ export function FlowVersionView({
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Steps</h2>
         <p className="mt-1 text-sm text-slate-600">
-          Conditions: {flow.conditions.map((c) => `${c.label} (${c.id})`).join(', ')}. Pathways:{' '}
-          {flow.pathways.map((p) => `${p.label} (${p.key})`).join(', ')}.
+          Conditions: {draft.conditions.map((c) => `${c.label} (${c.id})`).join(', ')}. Pathways:{' '}
+          {draft.pathways.map((p) => `${p.label} (${p.key})`).join(', ')}.
         </p>
         <TableScroll label="Steps of the study">
           <table className="mt-3 min-w-full text-left text-sm">
@@ -93,8 +93,8 @@ export function FlowVersionView({
               </tr>
             </thead>
             <tbody>
-              {flow.steps.map((step, i) => (
-                <tr key={step.id} className="border-b border-slate-100">
+              {draft.steps.map((step, i) => (
+                <tr key={`${i}-${step.id}`} className="border-b border-slate-100">
                   <td className="px-3 py-2">{i + 1}</td>
                   <td className="px-3 py-2 font-mono">{step.id}</td>
                   <td className="px-3 py-2">{STEP_TYPES[step.type]}</td>

@@ -1,9 +1,15 @@
-import type { StudyVersionSummary } from '@studychat/contracts/web';
+import {
+  FLOW_TEMPLATES,
+  type FlowDefinition,
+  type StudyVersion,
+  type StudyVersionSummary,
+} from '@studychat/contracts/web';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderPage } from '../test-utils';
 import { StudiesPage } from './StudiesPage';
+import { fixtureDefinition } from './study-fixture';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -78,5 +84,67 @@ describe('StudiesPage: deleting a study version', () => {
     show('analyst');
     await screen.findByRole('link', { name: 'Sleep v1 (copy)' });
     expect(screen.queryByRole('button', { name: /Delete/ })).toBeNull();
+  });
+});
+
+describe('StudiesPage: comparing two versions', () => {
+  const template = FLOW_TEMPLATES.find((t) => t.id === 'three-arm') as FlowDefinition;
+
+  function full(summary: StudyVersionSummary, definition: unknown): StudyVersion {
+    return { ...summary, definition } as StudyVersion;
+  }
+
+  it('compares two flows step by step: added, removed, moved and changed fields', async () => {
+    const older = version('Three arms v1', { study_id: template.id });
+    const newer = version('Three arms v2', { study_id: template.id });
+    const changed = structuredClone(template);
+    const at = changed.steps.findIndex((s) => s.id === 'eligible');
+    changed.steps.splice(at, 1);
+    changed.steps.splice(1, 0, { id: 'note', type: 'page', title: 'A note', blocks: [], button: 'Next' });
+    const eligibility = changed.steps.find((s) => s.id === 'eligibility');
+    if (eligibility?.type !== 'questions') throw new Error('fixture');
+    eligibility.title = 'About your family';
+    const chat = changed.steps.find((s) => s.id === 'conversation');
+    const arm = chat?.type === 'chat' ? chat.arms.chatbot : undefined;
+    if (!arm) throw new Error('fixture');
+    arm.systemPrompt += ' Keep every answer under 80 words.';
+    changed.pathways.push({ key: 'timeout', label: 'timed out' });
+    mockFetch({
+      'GET /api/admin/study-versions': () => json(200, [older, newer]),
+      [`GET /api/admin/study-versions/${older.id}`]: () => json(200, full(older, template)),
+      [`GET /api/admin/study-versions/${newer.id}`]: () => json(200, full(newer, changed)),
+    });
+    show();
+    const ui = userEvent.setup();
+    await ui.selectOptions(await screen.findByRole('combobox', { name: 'From' }), 'Three arms v1');
+    await ui.selectOptions(screen.getByRole('combobox', { name: 'To' }), 'Three arms v2');
+    const steps = await screen.findByRole('region', { name: 'Steps' });
+    expect(screen.getByText(/Steps: 1 added, 1 removed, 0 moved, 2 changed\./)).toBeInTheDocument();
+    expect(steps).toHaveTextContent('note (page): added at position 2');
+    expect(steps).toHaveTextContent(`eligible (screen): removed (was at position ${at + 1})`);
+    expect(steps).toHaveTextContent('eligibility (questions): 1 field changed');
+    expect(steps).toHaveTextContent('title: About you → About your family');
+    expect(steps).toHaveTextContent('arms.chatbot.systemPrompt changed');
+    expect(steps).toHaveTextContent('+ Keep every answer under 80 words.');
+    expect(screen.getByRole('region', { name: 'Pathways' })).toHaveTextContent('Pathway timeout added');
+    // No lines of JSON for flows.
+    expect(screen.queryByLabelText('Differences')).toBeNull();
+  });
+
+  it('keeps the line diff for versions in the built-in shape', async () => {
+    const a = version('Built-in A');
+    const b = version('Built-in B');
+    const definition = fixtureDefinition();
+    mockFetch({
+      'GET /api/admin/study-versions': () => json(200, [a, b]),
+      [`GET /api/admin/study-versions/${a.id}`]: () => json(200, full(a, definition)),
+      [`GET /api/admin/study-versions/${b.id}`]: () => json(200, full(b, { ...definition, title: 'Another title' })),
+    });
+    show();
+    const ui = userEvent.setup();
+    await ui.selectOptions(await screen.findByRole('combobox', { name: 'From' }), 'Built-in A');
+    await ui.selectOptions(screen.getByRole('combobox', { name: 'To' }), 'Built-in B');
+    expect(await screen.findByLabelText('Differences')).toHaveTextContent('+ "title": "Another title"');
+    expect(screen.queryByRole('region', { name: 'Steps' })).toBeNull();
   });
 });

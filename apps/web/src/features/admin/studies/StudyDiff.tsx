@@ -1,16 +1,25 @@
+import { isFlowDefinition } from '@studychat/contracts/web';
 import { Alert } from '../../../components/Alert';
 import { Spinner } from '../../../components/Spinner';
+import { FlowDiffView } from './FlowDiffView';
 import { lineDiff } from './line-diff';
 import { useStudyVersion } from './use-studies';
 
 const CONTEXT = 2;
 
-/** The changed lines (with two lines around each) between two versions' definitions, as formatted JSON. */
+/**
+ * Two versions compared: flows step by step (FlowDiffView); otherwise (the built-in shape) the changed lines, with two
+ * lines around each, of their definitions as formatted JSON.
+ */
 export function StudyDiff({ leftId, rightId }: { leftId: string; rightId: string }) {
   const left = useStudyVersion(leftId);
   const right = useStudyVersion(rightId);
   if (left.error || right.error) return <Alert tone="error">{(left.error ?? right.error)?.message}</Alert>;
   if (!left.data || !right.data) return <Spinner />;
+  const [before, after] = [left.data.definition as unknown, right.data.definition as unknown];
+  if (isFlowDefinition(before) && isFlowDefinition(after)) {
+    return <FlowDiffView before={before} after={after} />;
+  }
   const diff = lineDiff(JSON.stringify(left.data.definition, null, 2), JSON.stringify(right.data.definition, null, 2));
   if (!diff) return <Alert tone="warning">These versions differ too much to compare line by line.</Alert>;
   const changed = diff.map((line, i) => ({ ...line, i })).filter((l) => l.kind !== 'same');

@@ -74,3 +74,39 @@ describe('the experiment page of a flow', () => {
     expect(put?.body).toEqual({ name: 'Belief study, wave 1' });
   });
 });
+
+describe('previewing a flow as a participant', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("offers a preview in each of the flow's conditions and shows the link for the chosen one", async () => {
+    const calls = mockFetch({
+      [`GET /api/experiments/${ID}`]: () => json(200, experiment),
+      [`GET /api/admin/study-versions/${VERSION}`]: () => json(200, version),
+      [`GET /api/experiments/${ID}/flow-progress`]: () => json(200, progress),
+      [`GET /api/experiments/${ID}/flow-codes`]: () =>
+        json(200, {
+          pathways: flow.pathways.map((p) => ({ key: p.key, label: p.label, description: null, code: null })),
+        }),
+      [`POST /api/experiments/${ID}/previews`]: (call) =>
+        json(201, {
+          assignment_id: crypto.randomUUID(),
+          user_id: crypto.randomUUID(),
+          condition: (call.body as { condition: string }).condition,
+          prolific_pid: 'PREVIEW-0A1B2C3D',
+          path: '/preview#token',
+          expires_at: '2026-11-20T10:30:00.000Z',
+        }),
+    });
+    const user = userEvent.setup();
+    renderPage(<ExperimentDetailPage />, { path: `/admin/experiments/${ID}`, route: '/admin/experiments/:id' });
+    const card = (await screen.findByRole('heading', { name: 'Preview as Participant' })).closest('section, div');
+    if (!card) throw new Error('no card');
+    const buttons = within(card as HTMLElement).getAllByRole('button', { name: /^Preview / });
+    expect(buttons.map((b) => b.textContent)).toEqual(flow.conditions.map((c) => `Preview ${c.id}`));
+    const last = flow.conditions.at(-1);
+    if (!last) throw new Error('no condition');
+    await user.click(within(card as HTMLElement).getByRole('button', { name: `Preview ${last.id}` }));
+    expect(await screen.findByLabelText('Preview link')).toHaveValue(`${window.location.origin}/preview#token`);
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ condition: last.id });
+  });
+});
