@@ -1,4 +1,9 @@
-/** A labelled choice of one study version (pinning, comparing). */
+import { useId } from 'react';
+
+/**
+ * A labelled choice of one study version (pinning, comparing). The label names the select alone (not wrapping it),
+ * so its accessible name is the label, never the versions' labels too.
+ */
 export function VersionSelect({
   label,
   value,
@@ -10,10 +15,12 @@ export function VersionSelect({
   versions: readonly { id: string; label: string }[];
   onChange: (id: string) => void;
 }) {
+  const id = useId();
   return (
-    <label className="text-sm font-medium text-slate-800">
-      {label}{' '}
+    <span className="text-sm font-medium text-slate-800">
+      <label htmlFor={id}>{label}</label>{' '}
       <select
+        id={id}
         className="ml-1 rounded border border-slate-300 px-2 py-1"
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -25,6 +32,6 @@ export function VersionSelect({
           </option>
         ))}
       </select>
-    </label>
+    </span>
   );
 }
