@@ -9,6 +9,7 @@ import {
   experimentRoutes,
   healthRoutes,
   journeyRoutes,
+  memberRoutes,
   monitorRoutes,
   participantRoutes,
   pilotRoutes,
@@ -40,6 +41,7 @@ const routeGroups = {
   providerHealth: providerHealthRoutes,
   prolific: prolificRoutes,
   pilot: pilotRoutes,
+  members: memberRoutes,
 } as const;
 
 describe('endpoints', () => {
