@@ -69,9 +69,14 @@ export const EXPERIMENT_ROUTES: Readonly<Record<string, Rule>> = {
   'POST /api/experiments/:id/members': owner,
   'PUT /api/experiments/:id/members/:userId': owner,
   'DELETE /api/experiments/:id/members/:userId': owner,
-  // participant routes staff may read too
+  // participant routes that name the experiment in their path, which staff may call too: a non-member must not
+  // learn from them that it exists (or whether it is a flow)
   'GET /api/participants/study/:experimentId': { param: 'experimentId', role: 'viewer' },
   'GET /api/participants/:userId/:experimentId': { param: 'experimentId', role: 'viewer' },
+  'GET /api/participants/journey/:experimentId': { param: 'experimentId', role: 'viewer' },
+  'GET /api/participants/flow/:experimentId': { param: 'experimentId', role: 'viewer' },
+  'POST /api/participants/flow/:experimentId/steps/:stepId': { param: 'experimentId', role: 'viewer' },
+  'POST /api/participants/flow/:experimentId/steps/:stepId/generate': { param: 'experimentId', role: 'viewer' },
 };
 
 /** Is this an experiment's route, which must have a line in EXPERIMENT_ROUTES? */
