@@ -21,6 +21,7 @@ import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
 import { PilotCard } from './PilotCard';
+import { PeopleCard } from './PeopleCard';
 import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
@@ -63,6 +64,7 @@ export function ExperimentDetailPage() {
         <>
           <ExperimentDetailsCard experiment={experiment.data} showCodes={false} />
           <LifecycleCard experiment={experiment.data} editable={canEdit()} />
+          <PeopleCard experimentId={id} />
           <QuotasCard experimentId={id} editable={canEdit()} />
           <StudyVersionCard experiment={experiment.data} />
           <FlowProgressCard experimentId={id} />
@@ -86,6 +88,7 @@ export function ExperimentDetailPage() {
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
           <LifecycleCard experiment={experiment.data} editable={canEdit()} />
+          <PeopleCard experimentId={id} />
           <QuotasCard experimentId={id} editable={canEdit()} />
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
