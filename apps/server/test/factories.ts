@@ -380,6 +380,12 @@ export async function insertMemberRow(
 ): Promise<void> {
   await db
     .insertInto('experiment_members')
-    .values({ experiment_id: experimentId, user_id: userId, role, added_by: null, created_at: '2026-01-01T00:00:00.000Z' })
+    .values({
+      experiment_id: experimentId,
+      user_id: userId,
+      role,
+      added_by: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    })
     .execute();
 }

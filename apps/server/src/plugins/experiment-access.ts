@@ -114,7 +114,9 @@ export function registerExperimentAccess(app: FastifyInstance, deps: AppDeps): v
       const rule = EXPERIMENT_ROUTES[key];
       if (!rule) {
         if (namesAnExperiment(options.url)) {
-          throw new Error(`${key} names an experiment but has no line in EXPERIMENT_ROUTES (plugins/experiment-access.ts)`);
+          throw new Error(
+            `${key} names an experiment but has no line in EXPERIMENT_ROUTES (plugins/experiment-access.ts)`,
+          );
         }
         continue;
       }

@@ -609,10 +609,19 @@ describe.each(TEST_DIALECTS)('authorisation matrix on %s', (dialect) => {
 
   it('has the four member callers for every route that names an experiment, and only for those', () => {
     const scoped = Object.keys(EXPERIMENT_ROUTES).sort();
-    expect(scoped.filter((r) => !t().app.apiRoutes.includes(r)), 'access rules for routes that do not exist').toEqual([]);
-    expect(scoped.filter((r) => !MATRIX[r]?.members), 'experiment routes without member callers: add them').toEqual([]);
+    expect(
+      scoped.filter((r) => !t().app.apiRoutes.includes(r)),
+      'access rules for routes that do not exist',
+    ).toEqual([]);
+    expect(
+      scoped.filter((r) => !MATRIX[r]?.members),
+      'experiment routes without member callers: add them',
+    ).toEqual([]);
     const extra = Object.entries(MATRIX).filter(([r, row]) => row.members && !scoped.includes(r));
-    expect(extra.map(([r]) => r), 'member callers on a route that names no experiment').toEqual([]);
+    expect(
+      extra.map(([r]) => r),
+      'member callers on a route that names no experiment',
+    ).toEqual([]);
   });
 
   it.each(Object.entries(MATRIX))('%s', async (key, row) => {

@@ -64,7 +64,9 @@ export async function lockExperiment(trx: Transaction<DB>, experimentId: string)
 }
 
 export async function experimentExists(db: Kysely<DB>, experimentId: string): Promise<boolean> {
-  return (await db.selectFrom('experiments').select('id').where('id', '=', experimentId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('experiments').select('id').where('id', '=', experimentId).executeTakeFirst()) !== undefined
+  );
 }
 
 /** A staff account (admin or analyst, not disabled) by email, compared without case. */

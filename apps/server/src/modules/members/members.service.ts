@@ -71,7 +71,13 @@ export async function addCreatorAsOwner(
   userId: string,
   at: string,
 ): Promise<void> {
-  await insertMember(trx, { experiment_id: experimentId, user_id: userId, role: 'owner', added_by: userId, created_at: at });
+  await insertMember(trx, {
+    experiment_id: experimentId,
+    user_id: userId,
+    role: 'owner',
+    added_by: userId,
+    created_at: at,
+  });
 }
 
 function toMembers(rows: MemberRow[], yourRole: ExperimentRole): ExperimentMembers {
@@ -94,7 +100,8 @@ export async function listMembers(deps: AppDeps, experimentId: string, who: Who)
   if (!role) throw notFound(EXPERIMENT_NOT_FOUND);
   const rows = await listMemberRows(deps.database.db, experimentId);
   // A lab-wide experiment that does not exist has no rows either: say so, as every experiment route does.
-  if (rows.length === 0 && !(await experimentExists(deps.database.db, experimentId))) throw notFound(EXPERIMENT_NOT_FOUND);
+  if (rows.length === 0 && !(await experimentExists(deps.database.db, experimentId)))
+    throw notFound(EXPERIMENT_NOT_FOUND);
   return toMembers(rows, role);
 }
 
@@ -146,10 +153,23 @@ export async function addMember(
     const noOwner = !rows.some((r) => r.role === 'owner');
     if (noOwner && account.id !== who.userId) {
       if (rows.some((r) => r.user_id === who.userId)) await updateMemberRole(trx, experimentId, who.userId, 'owner');
-      else await insertMember(trx, { experiment_id: experimentId, user_id: who.userId, role: 'owner', added_by: who.userId, created_at: now });
+      else
+        await insertMember(trx, {
+          experiment_id: experimentId,
+          user_id: who.userId,
+          role: 'owner',
+          added_by: who.userId,
+          created_at: now,
+        });
     }
     const role = noOwner && account.id === who.userId ? 'owner' : body.role;
-    await insertMember(trx, { experiment_id: experimentId, user_id: account.id, role, added_by: who.userId, created_at: now });
+    await insertMember(trx, {
+      experiment_id: experimentId,
+      user_id: account.id,
+      role,
+      added_by: who.userId,
+      created_at: now,
+    });
   });
 }
 

@@ -55,7 +55,11 @@ describe.each(TEST_DIALECTS)('experiment members on %s', (dialect) => {
 
     for (const outsider of [other, reader]) {
       expect(await listed(outsider)).not.toContain(id);
-      for (const url of [`/api/experiments/${id}`, `/api/experiments/${id}/monitor`, `/api/experiments/${id}/members`]) {
+      for (const url of [
+        `/api/experiments/${id}`,
+        `/api/experiments/${id}/monitor`,
+        `/api/experiments/${id}/members`,
+      ]) {
         const hidden = await call(t(), outsider, 'GET', url);
         const missing = await call(t(), outsider, 'GET', url.replace(id, NO_SUCH_ID));
         // Word for word what an experiment that does not exist answers.

@@ -9,8 +9,22 @@ const URL = `/api/experiments/${ID}/members`;
 const OWNER = '11111111-1111-4111-8111-111111111111';
 const ANA = '22222222-2222-4222-8222-222222222222';
 const at = '2026-11-28T10:00:00.000Z';
-const owner = { user_id: OWNER, email: 'owner@lab.test', role: 'owner', account_role: 'admin', added_by: OWNER, created_at: at };
-const ana = { user_id: ANA, email: 'ana@lab.test', role: 'viewer', account_role: 'analyst', added_by: OWNER, created_at: at };
+const owner = {
+  user_id: OWNER,
+  email: 'owner@lab.test',
+  role: 'owner',
+  account_role: 'admin',
+  added_by: OWNER,
+  created_at: at,
+};
+const ana = {
+  user_id: ANA,
+  email: 'ana@lab.test',
+  role: 'viewer',
+  account_role: 'analyst',
+  added_by: OWNER,
+  created_at: at,
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();

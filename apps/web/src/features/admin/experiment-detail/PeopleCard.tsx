@@ -41,7 +41,10 @@ export function PeopleCard({ experimentId }: { experimentId: string }) {
   });
   const change = useMutation({
     mutationFn: (input: { userId: string; role: ExperimentRole }) =>
-      api(endpoints.members.setRole, { params: { id: experimentId, userId: input.userId }, body: { role: input.role } }),
+      api(endpoints.members.setRole, {
+        params: { id: experimentId, userId: input.userId },
+        body: { role: input.role },
+      }),
     onSuccess: (next) => saved(next, 'The role was changed.'),
   });
   const remove = useMutation({
