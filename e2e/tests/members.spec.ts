@@ -72,6 +72,10 @@ test("a member cannot see another member's experiment until it is shared", async
   await expect(page.getByTestId('people-summary')).toContainText('You are viewer');
   await expect(page.getByTestId('member-row')).toHaveCount(2);
   await expect(page.getByLabel('Email of an admin or analyst')).toHaveCount(0);
+  // A viewer is offered no changes: no Edit, no state changes, no study logins.
+  await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Study Logins' })).toHaveCount(0);
   await page.getByRole('heading', { name: 'People on this experiment' }).scrollIntoViewIfNeeded();
   await shoot(page, 'people-viewer');
 });

@@ -1,6 +1,6 @@
 import type { ExperimentMembers, ExperimentRole } from '@studychat/contracts/web';
 import { endpoints } from '@studychat/contracts/web';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
@@ -8,6 +8,7 @@ import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
 import { TextField } from '../../../components/TextField';
 import { api } from '../../../lib/api';
+import { useExperimentMembers } from '../experiment-role';
 import { serverMessage } from '../format';
 
 const ROLE_LABEL: Record<ExperimentRole, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
@@ -20,10 +21,7 @@ const SELECT = 'min-h-11 rounded-lg border border-slate-300 bg-white px-2 py-1 t
 export function PeopleCard({ experimentId }: { experimentId: string }) {
   const queryClient = useQueryClient();
   const key = ['experiment-members', experimentId];
-  const people = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => api(endpoints.members.list, { params: { id: experimentId }, signal }),
-  });
+  const people = useExperimentMembers(experimentId);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<ExperimentRole>('viewer');
   const [notice, setNotice] = useState<string | null>(null);
