@@ -46,7 +46,8 @@ test('the admin watches a participant move through the study on the live monitor
   await landAndLogin(participant, setup);
   await expect(page.getByTestId('monitor-total')).toHaveText('1');
   await expect(rowOf(page, setup.prolificPid)).toContainText('Consent');
-  await expect(rowOf(page, setup.prolificPid)).toContainText('In progress');
+  // Before assignment the list says what the cards count (issue 30): not yet assigned.
+  await expect(rowOf(page, setup.prolificPid)).toContainText('Not yet assigned');
 
   await consentAndChoose(participant, 'questions');
   await expect(rowOf(page, setup.prolificPid)).toContainText('Baseline');
@@ -68,6 +69,8 @@ test('the admin watches a participant move through the study on the live monitor
   await page.getByLabel('Status', { exact: true }).selectOption('completed');
   await expect(page.getByTestId('monitor-row')).toHaveCount(0);
   await page.getByLabel('Status', { exact: true }).selectOption('in_progress');
+  await expect(page.getByTestId('monitor-row')).toHaveCount(0);
+  await page.getByLabel('Status', { exact: true }).selectOption('not_yet_assigned');
   await expect(page.getByTestId('monitor-row')).toHaveCount(1);
 
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);

@@ -30,6 +30,9 @@ export const ErrorCode = z.enum([
   'PROLIFIC_ID_MISMATCH',
   /** Another study login already takes part in this experiment with this Prolific id. */
   'PROLIFIC_ID_TAKEN',
+  'LINK_JOIN_OFF',
+  'STUDY_MISMATCH',
+  'SESSION_MISMATCH',
   /** This Prolific id withdrew from the experiment (its data was deleted): it cannot take part again. */
   'PROLIFIC_ID_WITHDRAWN',
   /** A journey write that is not the participant's current step; the reply names the step. */

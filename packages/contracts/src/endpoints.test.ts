@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prolificRoutes } from './prolific.js';
+import { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import {
   adminRoutes,
   authRoutes,
@@ -40,6 +40,7 @@ const routeGroups = {
   costEstimate: costEstimateRoutes,
   providerHealth: providerHealthRoutes,
   prolific: prolificRoutes,
+  prolificJoin: prolificJoinRoutes,
   pilot: pilotRoutes,
   members: memberRoutes,
 } as const;

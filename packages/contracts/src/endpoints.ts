@@ -18,7 +18,7 @@ import type { providerHealthRoutes } from './provider-health.js';
 import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
-import type { prolificRoutes } from './prolific.js';
+import type { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import type { pilotRoutes } from './pilot.js';
 import type { memberRoutes } from './members.js';
 
@@ -50,6 +50,7 @@ type W = typeof previewRoutes;
 type F = typeof flowRoutes;
 type Staff = typeof staffRoutes;
 type R = typeof prolificRoutes;
+type RJ = typeof prolificJoinRoutes;
 type X = typeof pilotRoutes;
 type Mem = typeof memberRoutes;
 
@@ -174,7 +175,13 @@ export const endpoints = {
     test: endpoint<R['test']>('POST', '/api/admin/prolific/test'),
     studyLink: endpoint<R['studyLink']>('GET', '/api/experiments/:id/prolific-study'),
     setStudyLink: endpoint<R['setStudyLink']>('PUT', '/api/experiments/:id/prolific-study'),
+    approve: endpoint<R['approve']>('POST', '/api/experiments/:id/prolific/approve'),
     webhook: endpoint<R['webhook']>('POST', '/api/prolific/webhooks'),
+  },
+  prolificJoin: {
+    setting: endpoint<RJ['setting']>('GET', '/api/experiments/:id/prolific-link-join'),
+    setSetting: endpoint<RJ['setSetting']>('PUT', '/api/experiments/:id/prolific-link-join'),
+    join: endpoint<RJ['join']>('POST', '/api/prolific/join'),
   },
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
-import { IdParams, Timestamp } from './common.js';
+import { Id, IdParams, Timestamp } from './common.js';
+import { LoginResult } from './auth.js';
 import { LineText } from './text.js';
 import { PROLIFIC_SUBMISSION_STATUSES } from './constants.js';
 
@@ -47,6 +48,13 @@ export const ProlificWebhookReply = z.object({
   outcome: z.enum(['matched', 'unmatched', 'ignored', 'duplicate']),
 });
 
+/** Approve on Prolific every submission awaiting review of the participants on one pathway. */
+export const ProlificApproveBody = z
+  .object({ pathway: LineText.trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a pathway id') })
+  .strict();
+export const ProlificApproveReply = z.object({ approved: z.number().int(), submissionIds: z.array(z.string()) });
+export type ProlificApproveReply = z.infer<typeof ProlificApproveReply>;
+
 export const PROLIFIC_WEBHOOK_PATH = '/api/prolific/webhooks';
 
 export const prolificRoutes = {
@@ -72,10 +80,61 @@ export const prolificRoutes = {
     body: ProlificStudyLinkBody,
     reply: ProlificStudyLink,
   }),
+  approve: defineRoute({
+    method: 'POST',
+    path: '/api/experiments/:id/prolific/approve',
+    params: IdParams,
+    body: ProlificApproveBody,
+    reply: ProlificApproveReply,
+  }),
   webhook: defineRoute({
     method: 'POST',
     path: '/api/prolific/webhooks',
     body: ProlificWebhookBody,
     reply: ProlificWebhookReply,
+  }),
+};
+
+// Joining by the study link alone (docs/decisions/0086-prolific-link-join.md): an experiment setting beside the
+// study logins; with it on, the landing's Prolific ids start or resume the participant's session.
+
+export const ProlificLinkJoinSetting = z.object({ experimentId: z.string(), enabled: z.boolean() });
+export type ProlificLinkJoinSetting = z.infer<typeof ProlificLinkJoinSetting>;
+export const ProlificLinkJoinSettingBody = z.object({ enabled: z.boolean() }).strict();
+
+export const ProlificLinkJoinBody = z
+  .object({ experimentId: Id, prolificPid: ProlificId, studyId: ProlificId, sessionId: ProlificId })
+  .strict();
+export type ProlificLinkJoinBody = z.infer<typeof ProlificLinkJoinBody>;
+
+export const ProlificLinkJoinReply = LoginResult.extend({
+  experiment_id: Id,
+  prolific_pid: z.string(),
+  /** False for a first join, true when the same PID and SESSION_ID came back. */
+  resumed: z.boolean(),
+  /** A study written as a flow (issue 30) shows its own steps. */
+  flow: z.boolean(),
+});
+export type ProlificLinkJoinReply = z.infer<typeof ProlificLinkJoinReply>;
+
+export const prolificJoinRoutes = {
+  setting: defineRoute({
+    method: 'GET',
+    path: '/api/experiments/:id/prolific-link-join',
+    params: IdParams,
+    reply: ProlificLinkJoinSetting,
+  }),
+  setSetting: defineRoute({
+    method: 'PUT',
+    path: '/api/experiments/:id/prolific-link-join',
+    params: IdParams,
+    body: ProlificLinkJoinSettingBody,
+    reply: ProlificLinkJoinSetting,
+  }),
+  join: defineRoute({
+    method: 'POST',
+    path: '/api/prolific/join',
+    body: ProlificLinkJoinBody,
+    reply: ProlificLinkJoinReply,
   }),
 };

@@ -363,6 +363,14 @@ export interface ProlificSettingsTable {
 }
 
 /** The Prolific study an experiment runs as (the prolific module's table). */
+/** Whether an experiment lets participants join by Prolific's study link alone (prolific-join module). */
+export interface ProlificLinkJoinTable {
+  experiment_id: string;
+  enabled: DbBool;
+  updated_by: string | null;
+  updated_at: DbTimestamp;
+}
+
 export interface ProlificStudyLinksTable {
   experiment_id: string;
   study_id: string;
@@ -452,6 +460,7 @@ export interface DB {
   step_records: StepRecordsTable;
   prolific_settings: ProlificSettingsTable;
   prolific_study_links: ProlificStudyLinksTable;
+  prolific_link_join: ProlificLinkJoinTable;
   prolific_submissions: ProlificSubmissionsTable;
   prolific_completions: ProlificCompletionsTable;
   prolific_webhook_events: ProlificWebhookEventsTable;

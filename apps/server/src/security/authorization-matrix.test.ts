@@ -523,6 +523,30 @@ const MATRIX: Record<string, Row> = {
     expect: ADMIN_ONLY,
     members: [200, 200, 403, 404],
   },
+  'POST /api/experiments/:id/prolific/approve': {
+    // No token set in the matrix's world: the admin is told to set one (409), nothing is called.
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/approve`, body: { pathway: 'complete' } }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
+  'GET /api/experiments/:id/prolific-link-join': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join` }),
+    expect: STAFF_READ,
+    members: [200, 200, 200, 404],
+  },
+  'PUT /api/experiments/:id/prolific-link-join': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join`, body: { enabled: false } }),
+    expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
+  },
+  'POST /api/prolific/join': {
+    // Public: the Prolific ids are the credential, and only when the experiment's setting is on (off here).
+    request: (w) => ({
+      url: '/api/prolific/join',
+      body: { experimentId: w.experimentId, prolificPid: 'MATRIXPID1', studyId: 'MATRIXSTUDY1', sessionId: 'MATRIXS1' },
+    }),
+    expect: [403, 403, 403, 403, 403, 403],
+  },
   'POST /api/prolific/webhooks': {
     // Public, but only Prolific's signature opens it: an unsigned delivery is refused whoever sends it.
     request: () => ({

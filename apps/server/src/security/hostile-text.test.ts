@@ -165,6 +165,32 @@ const CASES: Case[] = [
       body: { email: `member${nul}@lab.test`, role: 'viewer' },
     }),
   },
+  {
+    name: 'Prolific approval pathway (issue 33)',
+    field: 'pathway',
+    request: (w, nul) => ({
+      user: w.admin,
+      method: 'POST',
+      url: `/api/experiments/${w.experimentId}/prolific/approve`,
+      body: { pathway: `complete${nul}` },
+    }),
+  },
+  ...(['prolificPid', 'studyId', 'sessionId'] as const).map((field): Case => ({
+    name: `Prolific link join ${field} (issue 33)`,
+    field,
+    request: (w, nul) => ({
+      user: undefined,
+      method: 'POST',
+      url: '/api/prolific/join',
+      body: {
+        experimentId: w.experimentId,
+        prolificPid: 'PID1',
+        studyId: 'STUDY1',
+        sessionId: 'SESS1',
+        [field]: `X${nul}`,
+      },
+    }),
+  })),
 ];
 
 /** Everything a refused request could have written. */
@@ -194,8 +220,8 @@ describe.each(TEST_DIALECTS)('hostile text on %s', (dialect) => {
     return { admin, experimentId, joined, assigned, threadId };
   }
 
-  it('covers the 14 fields of the probe, the two login fields, the staff email and the member email', () => {
-    expect(CASES).toHaveLength(18);
+  it('covers the 14 fields of the probe, the two login fields, the staff email, the Prolific fields and the member email', () => {
+    expect(CASES).toHaveLength(22);
   });
 
   it('answers NUL in each text field with 400 { error, code } naming the field, and writes nothing', async () => {

@@ -5,7 +5,8 @@ import { signWebhook } from '../../src/modules/prolific/webhook-signature.js';
 // A fake of Prolific's researcher API on 127.0.0.1, following its documentation as docs/decisions/0083 records
 // it: `Authorization: Token <token>` (401 otherwise), GET /api/v1/users/me/, GET /api/v1/submissions/?study=
 // paged with absolute `_links.next.href`, POST /api/v1/submissions/{id}/transition/ (404 for an unknown
-// submission, 400 for a code the study does not have), and scripted failures (429 with Retry-After, 5xx).
+// submission, 400 for a code the study does not have), POST /api/v1/submissions/bulk-approve/ by submission ids,
+// and scripted failures (429 with Retry-After, 5xx).
 // `webhook()` builds a signed submission.status.change delivery the way Prolific sends one.
 
 export interface FakeSubmission {
@@ -110,6 +111,14 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
           _links: { self: link(page), next: more ? link(page + 1) : { href: null }, previous: { href: null } },
           meta: { count: all.length },
         });
+      }
+      if (req.method === 'POST' && url.pathname === '/api/v1/submissions/bulk-approve/') {
+        const ids = (body as { submission_ids?: unknown } | undefined)?.submission_ids;
+        if (!Array.isArray(ids) || ids.length === 0) return json(res, 400, { error: { detail: 'No submissions.' } });
+        for (const submission of fake.submissions) {
+          if (ids.includes(submission.id) && submission.status === 'AWAITING REVIEW') submission.status = 'APPROVED';
+        }
+        return json(res, 200, { detail: 'Bulk approve in progress' });
       }
       const transition = /^\/api\/v1\/submissions\/([^/]+)\/transition\/$/.exec(url.pathname);
       if (req.method === 'POST' && transition) {

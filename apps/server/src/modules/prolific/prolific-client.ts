@@ -111,6 +111,11 @@ export class ProlificClient {
   }
 
   /** One call: 429 waited out and tried again; other failures thrown as ProlificError. */
+  /** Bulk approve by submission ids (`POST /api/v1/submissions/bulk-approve/`); Prolific approves them in the background. */
+  async bulkApprove(submissionIds: readonly string[]): Promise<void> {
+    await this.request('POST', '/api/v1/submissions/bulk-approve/', { submission_ids: submissionIds });
+  }
+
   async request(method: 'GET' | 'POST', pathOrUrl: string, body?: unknown): Promise<unknown> {
     const url = this.resolve(pathOrUrl);
     const attempts = this.options.maxRateLimitAttempts ?? 5;

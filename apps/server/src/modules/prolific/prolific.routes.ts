@@ -16,6 +16,7 @@ import {
   startProlificRuntime,
   testProlificConnection,
 } from './prolific.service.js';
+import { approvePathway } from './review.service.js';
 
 const DEFAULT_API_URL = 'https://api.prolific.com';
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -80,6 +81,20 @@ export function registerProlificRoutes(app: FastifyInstance, ctx: AppContext): v
       },
     },
     (request) => setProlificStudyLink(runtime, request.params.id, request.body.studyId),
+  );
+
+  route(
+    app,
+    prolificRoutes.approve,
+    {
+      ...admin,
+      audit: {
+        action: 'prolific.submissions.approve',
+        target: (request) => ({ type: 'experiment', id: request.params.id }),
+        details: (request, reply) => ({ pathway: request.body.pathway, approved: reply.approved }),
+      },
+    },
+    (request) => approvePathway(runtime, request.params.id, request.body.pathway),
   );
 
   // The signature covers the body as sent, so this route keeps the raw text beside the parsed JSON.

@@ -134,7 +134,7 @@ export async function clearProlificConnection(runtime: ProlificRuntime, adminId:
 }
 
 /** A client with the stored token, or null when none is set (or it cannot be opened under this pepper). */
-async function clientOf(runtime: ProlificRuntime): Promise<ProlificClient | null> {
+export async function clientOf(runtime: ProlificRuntime): Promise<ProlificClient | null> {
   const settings = await readSettings(runtime.deps.database.db);
   runtime.configured = { tokenSet: Boolean(settings?.api_token), at: runtime.deps.clock().getTime() };
   const token = settings?.api_token ? openSecret(settings.api_token, runtime.pepper, TOKEN_PURPOSE) : null;
@@ -149,7 +149,7 @@ async function clientOf(runtime: ProlificRuntime): Promise<ProlificClient | null
 }
 
 /** A Prolific failure as the admin's reply: what went wrong, never a 500. */
-function asAppError(error: unknown): AppError {
+export function asAppError(error: unknown): AppError {
   if (!(error instanceof ProlificError)) throw error;
   switch (error.kind) {
     case 'unauthorized':
@@ -206,6 +206,11 @@ export async function prolificStudyLink(runtime: ProlificRuntime, experimentId: 
   if (!(await experimentExists(db, experimentId))) throw notFound('Experiment not found');
   const link = await readStudyLink(db, experimentId);
   return { experimentId, studyId: link?.study_id ?? null };
+}
+
+/** The Prolific study an experiment is linked to, or null (for the link-only landing's STUDY_ID check). */
+export async function linkedStudyIdOf(deps: AppDeps, experimentId: string): Promise<string | null> {
+  return (await readStudyLink(deps.database.db, experimentId))?.study_id ?? null;
 }
 
 export async function setProlificStudyLink(

@@ -10,6 +10,8 @@ import { ProviderHealthPanel } from '../monitor/ProviderHealthPanel';
 import { ChatLimitsCard } from './ChatLimitsCard';
 import { CostEstimateCard } from './CostEstimateCard';
 import { ProlificStudyCard } from './ProlificStudyCard';
+import { ProlificLinkJoinCard } from './ProlificLinkJoinCard';
+import { ProlificReviewCard } from './ProlificReviewCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -79,6 +81,8 @@ export function ExperimentDetailPage() {
             <>
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
+              <ProlificLinkJoinCard experimentId={id} />
+              <ProlificReviewCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -132,6 +136,8 @@ export function ExperimentDetailPage() {
               <PreviewPanel experimentId={id} conditions={conditions} />
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
+              <ProlificLinkJoinCard experimentId={id} />
+              <ProlificReviewCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />

@@ -17,6 +17,7 @@ const ADMISSION = `GET /api/participants/admission/${EXP_ID}`;
 const ADMITTING = { [ADMISSION]: { status: 200, body: { admitting: true, message: null } } };
 const ASSIGNMENT = `GET /api/participants/${USER_ID}/${EXP_ID}`;
 const CREDENTIALS_GUIDANCE = /check that you are using the study email and password/;
+const LINK_JOIN = 'POST /api/prolific/join';
 
 async function logIn() {
   const user = userEvent.setup();
@@ -99,7 +100,7 @@ describe('ProlificPage', () => {
     expect(screen.getByText('This study is closed to new participants.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Study email')).toBeNull();
     expect(screen.queryByText(/Please log in with the study login/)).toBeNull();
-    expect(api.keys()).toEqual([ADMISSION]);
+    expect(api.keys().sort()).toEqual([ADMISSION, LINK_JOIN].sort());
   });
 
   it('shows the refusal of a join that came too late (403 NOT_ADMITTING) in place of the login, logged out', async () => {
@@ -124,7 +125,7 @@ describe('ProlificPage', () => {
     expect(await screen.findByText(text)).toBeInTheDocument();
     expect(screen.getByText(title)).toBeInTheDocument();
     expect(screen.queryByLabelText('Study email')).toBeNull();
-    expect(api.keys()).toEqual([ADMISSION]);
+    expect(api.keys().sort()).toEqual([ADMISSION, LINK_JOIN].sort());
   });
 
   it.each([
@@ -185,7 +186,10 @@ describe('ProlificPage', () => {
     expect(screen.queryByRole('button', { name: 'Continue the study' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Log Out' }));
     expect(await screen.findByLabelText('Study email')).toBeInTheDocument();
-    expect(api.keys().filter((key) => key !== ADMISSION && key !== ASSIGNMENT)).toEqual(['POST /api/auth/logout']);
+    expect(api.keys().filter((key) => key !== ADMISSION && key !== ASSIGNMENT)).toEqual([
+      'POST /api/auth/logout',
+      LINK_JOIN,
+    ]);
     expect(localStorage.getItem('token')).toBeNull();
     await waitFor(() => expect(sessionStorage.getItem('EXPERIMENT_ID')).toBe(EXP_ID));
   });
@@ -306,5 +310,66 @@ describe('ProlificPage', () => {
     expect(screen.queryByTestId('location')).toBeNull();
     expect(localStorage.getItem('token')).toBeNull();
     await waitFor(() => expect(sessionStorage.getItem('PROLIFIC_PID')).toBe('PID-7'));
+  });
+
+  describe('joining by the study link alone (docs/decisions/0086)', () => {
+    const JOINED = {
+      token: 'link-token',
+      user: { id: USER_ID, email: 'prolific-1@prolific-link.invalid' },
+      experiment_id: EXP_ID,
+      prolific_pid: 'PID-7',
+      resumed: false,
+      flow: false,
+    };
+
+    it('starts the study from the link with no login when the experiment allows it', async () => {
+      const api = mockApi({ ...ADMITTING, [LINK_JOIN]: { status: 200, body: JOINED } });
+      renderAt(<ProlificPage />, LANDING, '/prolific');
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/consent'));
+      expect(localStorage.getItem('token')).toBe('link-token');
+      expect(api.calls.find((c) => c.key === LINK_JOIN)?.body).toEqual({
+        experimentId: EXP_ID,
+        prolificPid: 'PID-7',
+        studyId: 'S-1',
+        sessionId: 'X-1',
+      });
+      expect(sessionStorage.getItem('SESSION_ID')).toBe('X-1');
+      expect(api.keys()).not.toContain('POST /api/auth/login');
+    });
+
+    it('goes to the flow of a study written as one', async () => {
+      mockApi({ ...ADMITTING, [LINK_JOIN]: { status: 200, body: { ...JOINED, resumed: true, flow: true } } });
+      renderAt(<ProlificPage />, LANDING, '/prolific');
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/flow/${EXP_ID}`));
+    });
+
+    it('shows a forged or different SESSION_ID as a refusal page, without the login', async () => {
+      const message = 'This Prolific ID has already started this study in another Prolific session.';
+      mockApi({ ...ADMITTING, [LINK_JOIN]: { status: 403, body: { error: message, code: 'SESSION_MISMATCH' } } });
+      renderAt(<ProlificPage />, LANDING, '/prolific');
+      expect(await screen.findByText(message)).toBeInTheDocument();
+      expect(screen.getByText('This link cannot continue the study.')).toBeInTheDocument();
+      expect(screen.queryByLabelText('Study email')).toBeNull();
+      expect(localStorage.getItem('token')).toBeNull();
+    });
+
+    it('keeps the login form when the experiment asks for study logins', async () => {
+      const api = mockApi({
+        ...ADMITTING,
+        [LINK_JOIN]: { status: 403, body: { error: 'Log in.', code: 'LINK_JOIN_OFF' } },
+      });
+      renderAt(<ProlificPage />, LANDING, '/prolific');
+      await waitFor(() => expect(api.keys()).toContain(LINK_JOIN));
+      expect(screen.getByLabelText('Study email')).toBeInTheDocument();
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
+
+    it('does not try the link without a SESSION_ID', async () => {
+      const api = mockApi({ ...ADMITTING });
+      renderAt(<ProlificPage />, `/prolific?PROLIFIC_PID=PID-7&EXPERIMENT_ID=${EXP_ID}&STUDY_ID=S-1`, '/prolific');
+      await waitFor(() => expect(api.keys()).toContain(ADMISSION));
+      expect(api.keys()).not.toContain(LINK_JOIN);
+      expect(screen.getByLabelText('Study email')).toBeInTheDocument();
+    });
   });
 });

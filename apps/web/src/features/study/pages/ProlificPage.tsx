@@ -1,5 +1,5 @@
 import { endpoints, NOT_ADMITTING_TEXT } from '@studychat/contracts/web';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
@@ -7,7 +7,7 @@ import { Card } from '../../../components/Card';
 import { StudyFooter } from '../../../components/StudyFooter';
 import { api, ApiError } from '../../../lib/api';
 import { logout } from '../../../lib/logout';
-import { clearToken, currentUser, isLoggedIn } from '../../../lib/session';
+import { clearToken, currentUser, isLoggedIn, setToken } from '../../../lib/session';
 import { LoginForm } from '../../../components/LoginForm';
 import { LoginRefusedError, loginAndStoreToken } from '../../../lib/login';
 import { join } from '../participant-store';
@@ -45,6 +45,19 @@ const REFUSAL_GUIDANCE: Readonly<Record<string, string>> = {
     'Your study login and password were accepted, but this study login is for another study. Use the login given with this study.',
   NOT_FOUND:
     'Your study login and password were accepted, but this study link is not valid. Please open the study again from the link on Prolific.',
+};
+
+const LINK_REFUSED_TITLE = 'This link cannot continue the study.';
+/**
+ * Refusals of joining by the study link alone (docs/decisions/0086-prolific-link-join.md), shown as a page; the
+ * experiment's setting being off (LINK_JOIN_OFF) or anything else leaves the login form as before.
+ */
+const LINK_REFUSALS: Record<string, string> = {
+  ...REFUSALS,
+  SESSION_MISMATCH: LINK_REFUSED_TITLE,
+  STUDY_MISMATCH: LINK_REFUSED_TITLE,
+  PROLIFIC_ID_WITHDRAWN: LINK_REFUSED_TITLE,
+  LOGIN_REVOKED: REVOKED_TITLE,
 };
 
 /** Whether the visitor already logged in is the participant the link is for (issue 34). */
@@ -139,6 +152,29 @@ export function ProlificPage() {
     if (studyId) writeSession('STUDY_ID', studyId);
     if (sessionId) writeSession('SESSION_ID', sessionId);
   }, [loggedIn, missing.length, prolificPid, experimentId, studyId, sessionId]);
+
+  // With all three Prolific ids, the experiment may let them start or resume the study without a login: tried once;
+  // with the setting off the login form stays (docs/decisions/0086-prolific-link-join.md).
+  const linkTried = useRef(false);
+  useEffect(() => {
+    if (loggedIn || !canJoin || !studyId || !sessionId || linkTried.current) return;
+    linkTried.current = true;
+    api(endpoints.prolificJoin.join, { body: { experimentId, prolificPid, studyId, sessionId } })
+      .then((joined) => {
+        setToken(joined.token);
+        keepIds();
+        navigate(joined.flow ? `/flow/${experimentId}` : '/consent', { replace: true });
+      })
+      .catch((error: unknown) => {
+        const title = error instanceof ApiError ? LINK_REFUSALS[error.code] : undefined;
+        if (error instanceof ApiError && title) {
+          setRefusalTitle(title);
+          setNotAdmitting(error.message);
+        }
+      });
+    // keepIds and navigate read the same ids; the attempt is made once per landing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loggedIn, canJoin, studyId, sessionId, experimentId, prolificPid]);
 
   async function handleLogin(email: string, password: string) {
     if (missing.length > 0) throw new Error('Cannot login without required Prolific and Experiment IDs from the URL.');

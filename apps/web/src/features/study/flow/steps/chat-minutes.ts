@@ -55,7 +55,11 @@ export function useArmTime(step: ChatView, chatStarted: boolean): ArmTime {
   const [startedAt, setStartedAt] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (chatStarted && startedAt === null) setStartedAt(Date.now());
+    if (!chatStarted || startedAt !== null) return;
+    // The page's clock is read again with the start, so the minutes left count from it.
+    const at = Date.now();
+    setStartedAt(at);
+    setNow(at);
   }, [chatStarted, startedAt]);
   const deadlines = armDeadlines(step, receivedAt, startedAt);
   const next = [deadlines.min, deadlines.max].filter((d): d is number => d !== null && d > now);
