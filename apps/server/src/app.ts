@@ -7,6 +7,8 @@ import type { AppContext } from './lib/context.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerAudit } from './plugins/audit.js';
 import { registerRouteRegistry } from './plugins/route-registry.js';
+import { registerExperimentAccess } from './plugins/experiment-access.js';
+import { registerMemberRoutes } from './modules/members/members.routes.js';
 import { registerAuditRoutes } from './modules/audit/audit.routes.js';
 import { serverLimits } from './plugins/server-limits.js';
 import {
@@ -81,6 +83,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const lastSeen = new LastSeen(deps.database.db, deps.clock);
   const guards = registerAuth(app, deps, signer, (userId) => lastSeen.touch(userId));
   registerAudit(app, deps);
+  registerExperimentAccess(app, deps);
   const ctx: AppContext = { config, deps, guards };
 
   registerHealthRoutes(app, deps, config.llm);
@@ -103,6 +106,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerChatLimitRoutes(app, ctx);
   registerCostEstimateRoutes(app, ctx);
   registerExperimentRoutes(app, ctx);
+  registerMemberRoutes(app, ctx);
   registerParticipantRoutes(app, ctx);
   registerJourneyRoutes(app, ctx);
   registerFlowRoutes(app, ctx);

@@ -370,3 +370,22 @@ export async function seedParticipant(
     messageIds: rows.messages.map((m) => String(m.id)),
   };
 }
+
+/** Shares an experiment with a staff account (docs/decisions/0087): one experiment_members row. */
+export async function insertMemberRow(
+  db: Kysely<DB>,
+  experimentId: string,
+  userId: string,
+  role: 'owner' | 'editor' | 'viewer',
+): Promise<void> {
+  await db
+    .insertInto('experiment_members')
+    .values({
+      experiment_id: experimentId,
+      user_id: userId,
+      role,
+      added_by: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+    })
+    .execute();
+}

@@ -9,6 +9,7 @@ import {
   experimentRoutes,
   healthRoutes,
   journeyRoutes,
+  memberRoutes,
   monitorRoutes,
   participantRoutes,
   pilotRoutes,
@@ -41,6 +42,7 @@ const routeGroups = {
   prolific: prolificRoutes,
   prolificJoin: prolificJoinRoutes,
   pilot: pilotRoutes,
+  members: memberRoutes,
 } as const;
 
 describe('endpoints', () => {

@@ -20,6 +20,7 @@ import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
 import type { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import type { pilotRoutes } from './pilot.js';
+import type { memberRoutes } from './members.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -51,6 +52,7 @@ type Staff = typeof staffRoutes;
 type R = typeof prolificRoutes;
 type RJ = typeof prolificJoinRoutes;
 type X = typeof pilotRoutes;
+type Mem = typeof memberRoutes;
 
 export const endpoints = {
   auth: {
@@ -189,5 +191,11 @@ export const endpoints = {
     start: endpoint<X['start']>('POST', '/api/experiments/:id/pilots'),
     list: endpoint<X['list']>('GET', '/api/experiments/:id/pilots'),
     get: endpoint<X['get']>('GET', '/api/experiments/:id/pilots/:pilotId'),
+  },
+  members: {
+    list: endpoint<Mem['list']>('GET', '/api/experiments/:id/members'),
+    add: endpoint<Mem['add']>('POST', '/api/experiments/:id/members'),
+    setRole: endpoint<Mem['setRole']>('PUT', '/api/experiments/:id/members/:userId'),
+    remove: endpoint<Mem['remove']>('DELETE', '/api/experiments/:id/members/:userId'),
   },
 };

@@ -30,3 +30,4 @@ export * from './chat-progress.js';
 export * from './event-stream.js';
 export * from './flow/index.js';
 export * from './chat-stream.js';
+export * from './members.js';

@@ -46,3 +46,4 @@ export * from './pilot-personas.js';
 export type * from './flow-journey.js';
 export type * from './prolific.js';
 export type { Role } from './auth.js';
+export type * from './members.js';

@@ -420,6 +420,16 @@ export interface PilotRunsTable {
   finished_at: DbTimestamp;
 }
 
+/** A member of an experiment (issue 34, docs/decisions/0087); an experiment with none is lab-wide. */
+export interface ExperimentMembersTable {
+  experiment_id: string;
+  user_id: string;
+  /** owner, editor or viewer */
+  role: string;
+  added_by: string | null;
+  created_at: DbTimestamp;
+}
+
 export interface DB {
   llm_providers: LlmProvidersTable;
   llm_turns: LlmTurnsTable;
@@ -433,6 +443,7 @@ export interface DB {
   experiment_quotas: ExperimentQuotasTable;
   preview_links: PreviewLinksTable;
   pilot_runs: PilotRunsTable;
+  experiment_members: ExperimentMembersTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { studyDefinition } from '@studychat/contracts';
 import { newSession, useTestApp, type TestApp, type TestUser } from '../../test/app.js';
 import { TEST_DIALECTS } from '../../test/databases.js';
+import { EXPERIMENT_ROUTES } from '../plugins/experiment-access.js';
 import {
   buildParticipantRows,
   insertExperimentRow,
+  insertMemberRow,
   insertParticipantRows,
   insertUserRow,
 } from '../../test/factories.js';
@@ -15,8 +17,12 @@ import {
 // route), so cells cannot affect each other. Requests aim at participant A's records where a route has a
 // target; "B" is another participant of A's experiment, "C" a participant of another experiment.
 
-const CALLERS = ['anonymous', 'A', 'B', 'C', 'analyst', 'admin'] as const;
+const CALLERS = ['anonymous', 'A', 'B', 'C', 'analyst', 'admin', 'owner', 'editor', 'viewer', 'outsider'] as const;
 type Who = (typeof CALLERS)[number];
+// The last four are admins on a world whose experiment is members-only (docs/decisions/0087): its owner, an editor,
+// a viewer, and an admin who is not a member ("outsider", who must hear 404 as if it did not exist). For the
+// first six the world's experiment is lab-wide, as every experiment from before members.
+const MEMBER_CALLERS: readonly Who[] = ['owner', 'editor', 'viewer', 'outsider'];
 
 interface World {
   experimentId: string;
@@ -29,6 +35,11 @@ interface Row {
   request: (w: World) => { url: string; body?: unknown };
   /** Expected status per caller, in the order of CALLERS. */
   expect: [anonymous: number, A: number, B: number, C: number, analyst: number, admin: number];
+  /**
+   * For a route that names an experiment (plugins/experiment-access.ts), the status for its owner, an editor, a
+   * viewer and a non-member admin. Other routes do not depend on membership: the four get what the admin gets.
+   */
+  members?: [owner: number, editor: number, viewer: number, outsider: number];
 }
 
 /** A well-formed id that names nothing. */
@@ -70,15 +81,18 @@ const MATRIX: Record<string, Row> = {
     // With the test runs listed (docs/decisions/0063): the fuller list, the same callers.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor?include_tests=true` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'PUT /api/experiments/:id/monitor/settings': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor/settings`, body: { stale_minutes: 10 } }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'GET /api/experiments/:id/monitor/stream': {
     // The test configuration ends a stream after a moment, so the whole response arrives.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor/stream` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'POST /api/participants/heartbeat': {
     request: () => ({ url: '/api/participants/heartbeat' }),
@@ -127,23 +141,31 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ url: '/api/experiments', body: { name: 'New study' } }),
     expect: [401, 403, 403, 403, 403, 201],
   },
-  'GET /api/experiments/:id': { request: (w) => ({ url: `/api/experiments/${w.experimentId}` }), expect: STAFF_READ },
+  'GET /api/experiments/:id': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}` }),
+    expect: STAFF_READ,
+    members: [200, 200, 200, 404],
+  },
   'PUT /api/experiments/:id': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}`, body: { name: 'Renamed' } }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'PUT /api/experiments/:id/state': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/state`, body: { state: 'paused' } }),
     expect: ADMIN_ONLY,
+    members: [200, 403, 403, 404],
   },
   'DELETE /api/experiments/:id': {
     // The world's experiment is open with participants: an admin is refused for that, the others before it.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}` }),
     expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 403, 403, 404],
   },
   'GET /api/experiments/:id/quotas': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/quotas` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'PUT /api/experiments/:id/quotas': {
     request: (w) => ({
@@ -151,11 +173,13 @@ const MATRIX: Record<string, Row> = {
       body: { quotas: [{ condition: 'mmr', stratum: '3-4', max: 150 }] },
     }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'POST /api/experiments/:id/logins/revoke': {
     // A's account is no generated study login of the experiment: an admin learns that, the others nothing.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/logins/revoke`, body: { email: w.users.A.email } }),
     expect: [401, 403, 403, 403, 403, 404],
+    members: [404, 404, 403, 404],
   },
   'PUT /api/experiments/:id/completion-codes': {
     request: (w) => ({
@@ -163,14 +187,17 @@ const MATRIX: Record<string, Row> = {
       body: { codes: { complete: 'NEW' } },
     }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'POST /api/experiments/:id/batch-credentials': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/batch-credentials`, body: { count: 1 } }),
     expect: [401, 403, 403, 403, 403, 201],
+    members: [201, 201, 403, 404],
   },
   'GET /api/experiments/:id/logins': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/logins` }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'GET /api/admin/study-versions': { request: () => ({ url: '/api/admin/study-versions' }), expect: STAFF_READ },
   'GET /api/admin/study-versions/:id': {
@@ -200,6 +227,7 @@ const MATRIX: Record<string, Row> = {
   'POST /api/experiments/:id/previews': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/previews`, body: { condition: 'mmr' } }),
     expect: [401, 403, 403, 403, 403, 201],
+    members: [201, 201, 403, 404],
   },
   'POST /api/experiments/:id/pilots': {
     // Only admins start a pilot run (a one-persona run of the world's experiment).
@@ -208,15 +236,46 @@ const MATRIX: Record<string, Row> = {
       body: { participants: 1, target_sample: 10 },
     }),
     expect: [401, 403, 403, 403, 403, 201],
+    members: [201, 201, 403, 404],
   },
   'GET /api/experiments/:id/pilots': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/pilots` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/pilots/:pilotId': {
     // Staff read reports: no such run.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/pilots/${NO_SUCH_ID}` }),
     expect: [401, 403, 403, 403, 404, 404],
+    members: [404, 404, 404, 404],
+  },
+  // The people on an experiment (docs/decisions/0087). The world's experiment is lab-wide for the first six
+  // callers (no owner): the admin may add people (and so becomes its owner); the viewer is not on it for them.
+  'GET /api/experiments/:id/members': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/members` }),
+    expect: STAFF_READ,
+    members: [200, 200, 200, 404],
+  },
+  'POST /api/experiments/:id/members': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/members`,
+      body: { email: w.users.analyst.email, role: 'viewer' },
+    }),
+    expect: [401, 403, 403, 403, 403, 201],
+    members: [201, 403, 403, 404],
+  },
+  'PUT /api/experiments/:id/members/:userId': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/members/${w.users.viewer.id}`,
+      body: { role: 'editor' },
+    }),
+    expect: [401, 403, 403, 403, 403, 404],
+    members: [200, 403, 403, 404],
+  },
+  'DELETE /api/experiments/:id/members/:userId': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/members/${w.users.viewer.id}` }),
+    expect: [401, 403, 403, 403, 403, 404],
+    members: [200, 403, 403, 404],
   },
   'POST /api/preview/redeem': {
     // The token is the credential: an unknown one is refused for everybody.
@@ -229,36 +288,44 @@ const MATRIX: Record<string, Row> = {
       body: { study_version_id: NO_SUCH_ID },
     }),
     expect: [401, 403, 403, 403, 403, 404],
+    members: [404, 404, 403, 404],
   },
   'GET /api/participants/study/:experimentId': {
     // The study's participant-facing text (no prompts): its participants and staff; C has not joined it.
     request: (w) => ({ url: `/api/participants/study/${w.experimentId}` }),
     expect: [401, 200, 200, 404, 200, 200],
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/completion-code': {
     // A and B have not earned the pathway (403 PATHWAY_NOT_EARNED); C is not in the experiment.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/completion-code?pathway=complete` }),
     expect: [401, 403, 403, 403, 403, 200],
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/participant-summary': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/participant-summary` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/participants-detailed': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/participants-detailed` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/export/:file': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export/participants.csv` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/export-package': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-package` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/export-transcripts': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-transcripts` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'POST /api/experiments/:id/withdrawals': {
     // Nobody in the experiment carries this id: the admin gets 404 (after every other caller was refused).
@@ -267,22 +334,27 @@ const MATRIX: Record<string, Row> = {
       body: { prolificId: 'NOBODY-HAS-THIS' },
     }),
     expect: [401, 403, 403, 403, 403, 404],
+    members: [404, 404, 403, 404],
   },
   'GET /api/experiments/:id/export-spreadsheet': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/export-spreadsheet` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/chat-limits': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/chat-limits` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/cost-estimate': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/cost-estimate?sample=100` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'GET /api/experiments/:id/monitor/provider-health': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/monitor/provider-health` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'PUT /api/experiments/:id/chat-limits': {
     request: (w) => ({
@@ -290,6 +362,7 @@ const MATRIX: Record<string, Row> = {
       body: { overrides: { maxMessages: 20 } },
     }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'POST /api/admin/model-check': { request: () => ({ url: '/api/admin/model-check' }), expect: ADMIN_ONLY },
   'POST /api/participants': {
@@ -303,6 +376,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/participants/:userId/:experimentId': {
     request: (w) => ({ url: `/api/participants/${w.users.A.id}/${w.experimentId}` }),
     expect: [401, 200, 403, 403, 403, 200],
+    members: [200, 200, 200, 404],
   },
   // The routes below act on the caller's own records only (no one else's id can be named): B acts on B's
   // own assignment in the same experiment; C, the analyst and the admin have none there.
@@ -342,32 +416,39 @@ const MATRIX: Record<string, Row> = {
   'GET /api/participants/journey/:experimentId': {
     request: (w) => ({ url: `/api/participants/journey/${w.experimentId}` }),
     expect: [401, 200, 200, 404, 404, 404],
+    members: [404, 404, 404, 404],
   },
   // The flow routes (issue 30) on the world's experiment, which runs the built-in study: every caller who gets
   // past the guard hears that it is not a flow (flow.test.ts walks the routes on flows, callers included).
   'GET /api/participants/flow/:experimentId': {
     request: (w) => ({ url: `/api/participants/flow/${w.experimentId}` }),
     expect: [401, 409, 409, 409, 409, 409],
+    members: [409, 409, 409, 404],
   },
   'POST /api/participants/flow/:experimentId/steps/:stepId': {
     request: (w) => ({ url: `/api/participants/flow/${w.experimentId}/steps/consent`, body: {} }),
     expect: [401, 409, 409, 409, 409, 409],
+    members: [409, 409, 409, 404],
   },
   'POST /api/participants/flow/:experimentId/steps/:stepId/generate': {
     request: (w) => ({ url: `/api/participants/flow/${w.experimentId}/steps/summary/generate` }),
     expect: [401, 409, 409, 409, 409, 409],
+    members: [409, 409, 409, 404],
   },
   'GET /api/experiments/:id/flow-progress': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-progress` }),
     expect: [401, 403, 403, 403, 409, 409],
+    members: [409, 409, 409, 404],
   },
   'GET /api/experiments/:id/flow-codes': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-codes` }),
     expect: [401, 403, 403, 403, 409, 409],
+    members: [409, 409, 409, 404],
   },
   'PUT /api/experiments/:id/flow-codes': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/flow-codes`, body: { codes: { complete: 'X' } } }),
     expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
   },
   'POST /api/participants/sections/open': {
     request: (w) => ({
@@ -435,23 +516,28 @@ const MATRIX: Record<string, Row> = {
   'GET /api/experiments/:id/prolific-study': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-study` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'PUT /api/experiments/:id/prolific-study': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-study`, body: { studyId: 'matrixstudy01' } }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'POST /api/experiments/:id/prolific/approve': {
     // No token set in the matrix's world: the admin is told to set one (409), nothing is called.
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/approve`, body: { pathway: 'complete' } }),
     expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
   },
   'GET /api/experiments/:id/prolific-link-join': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join` }),
     expect: STAFF_READ,
+    members: [200, 200, 200, 404],
   },
   'PUT /api/experiments/:id/prolific-link-join': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join`, body: { enabled: false } }),
     expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
   },
   'POST /api/prolific/join': {
     // Public: the Prolific ids are the credential, and only when the experiment's setting is on (off here).
@@ -476,8 +562,11 @@ const MATRIX: Record<string, Row> = {
   },
 };
 
-/** A fresh world: two experiments, A and B in the first (condition assigned, chat started), C in the second. */
-async function seedWorld(t: TestApp): Promise<World> {
+/**
+ * A fresh world: two experiments, A and B in the first (condition assigned, chat started), C in the second; with
+ * `membersOnly`, the first has an owner, an editor and a viewer (the outsider admin is on neither).
+ */
+async function seedWorld(t: TestApp, membersOnly: boolean): Promise<World> {
   const db = t.database.db;
   const experimentId = String((await insertExperimentRow(db)).id);
   const otherExperimentId = String((await insertExperimentRow(db)).id);
@@ -499,6 +588,19 @@ async function seedWorld(t: TestApp): Promise<World> {
   if (!a || !b || !c) throw new Error('participants missing');
   const analyst = await insertUserRow(db, { role: 'analyst' });
   const admin = await insertUserRow(db, { is_admin: true, role: 'admin' });
+  const memberAdmins = {
+    owner: await insertUserRow(db, { is_admin: true, role: 'admin' }),
+    editor: await insertUserRow(db, { is_admin: true, role: 'admin' }),
+    viewer: await insertUserRow(db, { is_admin: true, role: 'admin' }),
+    outsider: await insertUserRow(db, { is_admin: true, role: 'admin' }),
+  };
+  if (membersOnly) {
+    for (const role of ['owner', 'editor', 'viewer'] as const) {
+      await insertMemberRow(db, experimentId, String(memberAdmins[role].id), role);
+    }
+  }
+  const adminSession = (row: { id: unknown; email: string }) =>
+    newSession(t, { id: String(row.id), email: row.email }, 'admin');
   return {
     experimentId,
     otherExperimentId,
@@ -507,7 +609,11 @@ async function seedWorld(t: TestApp): Promise<World> {
       B: await newSession(t, b, 'participant'),
       C: await newSession(t, c, 'participant'),
       analyst: await newSession(t, { id: String(analyst.id), email: analyst.email }, 'analyst'),
-      admin: await newSession(t, { id: String(admin.id), email: admin.email }, 'admin'),
+      admin: await adminSession(admin),
+      owner: await adminSession(memberAdmins.owner),
+      editor: await adminSession(memberAdmins.editor),
+      viewer: await adminSession(memberAdmins.viewer),
+      outsider: await adminSession(memberAdmins.outsider),
     },
     threadOfA: String(rows[0]?.thread?.id),
   };
@@ -525,11 +631,29 @@ describe.each(TEST_DIALECTS)('authorisation matrix on %s', (dialect) => {
     expect(stale, 'rows for routes that do not exist').toEqual([]);
   });
 
+  it('has the four member callers for every route that names an experiment, and only for those', () => {
+    const scoped = Object.keys(EXPERIMENT_ROUTES).sort();
+    expect(
+      scoped.filter((r) => !t().app.apiRoutes.includes(r)),
+      'access rules for routes that do not exist',
+    ).toEqual([]);
+    expect(
+      scoped.filter((r) => !MATRIX[r]?.members),
+      'experiment routes without member callers: add them',
+    ).toEqual([]);
+    const extra = Object.entries(MATRIX).filter(([r, row]) => row.members && !scoped.includes(r));
+    expect(
+      extra.map(([r]) => r),
+      'member callers on a route that names no experiment',
+    ).toEqual([]);
+  });
+
   it.each(Object.entries(MATRIX))('%s', async (key, row) => {
     const method = key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
     const actual: number[] = [];
+    const expected = [...row.expect, ...(row.members ?? MEMBER_CALLERS.map(() => row.expect[5]))];
     for (const who of CALLERS) {
-      const world = await seedWorld(t());
+      const world = await seedWorld(t(), MEMBER_CALLERS.includes(who));
       const { url, body } = row.request(world);
       const res = await t().app.inject({
         method,
@@ -540,7 +664,7 @@ describe.each(TEST_DIALECTS)('authorisation matrix on %s', (dialect) => {
       actual.push(res.statusCode);
     }
     expect(Object.fromEntries(CALLERS.map((who, i) => [who, actual[i]]))).toEqual(
-      Object.fromEntries(CALLERS.map((who, i) => [who, row.expect[i]])),
+      Object.fromEntries(CALLERS.map((who, i) => [who, expected[i]])),
     );
   });
 });

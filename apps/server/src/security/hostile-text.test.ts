@@ -156,6 +156,16 @@ const CASES: Case[] = [
     }),
   },
   {
+    name: 'experiment member email (issue 34)',
+    field: 'email',
+    request: (w, nul) => ({
+      user: w.admin,
+      method: 'POST',
+      url: `/api/experiments/${w.experimentId}/members`,
+      body: { email: `member${nul}@lab.test`, role: 'viewer' },
+    }),
+  },
+  {
     name: 'Prolific approval pathway (issue 33)',
     field: 'pathway',
     request: (w, nul) => ({
@@ -186,14 +196,15 @@ const CASES: Case[] = [
 /** Everything a refused request could have written. */
 async function snapshot(t: TestApp): Promise<string> {
   const db = t.database.db;
-  const [experiments, assignments, surveys, messages, users] = await Promise.all([
+  const [experiments, assignments, surveys, messages, users, members] = await Promise.all([
     db.selectFrom('experiments').selectAll().orderBy('id').execute(),
     db.selectFrom('assignments').selectAll().orderBy('id').execute(),
     db.selectFrom('survey_responses').select('id').orderBy('id').execute(),
     db.selectFrom('chat_messages').select('id').orderBy('id').execute(),
     db.selectFrom('users').select('id').orderBy('id').execute(),
+    db.selectFrom('experiment_members').select(['experiment_id', 'user_id']).orderBy('user_id').execute(),
   ]);
-  return JSON.stringify({ experiments, assignments, surveys, messages, users });
+  return JSON.stringify({ experiments, assignments, surveys, messages, users, members });
 }
 
 describe.each(TEST_DIALECTS)('hostile text on %s', (dialect) => {
@@ -209,8 +220,8 @@ describe.each(TEST_DIALECTS)('hostile text on %s', (dialect) => {
     return { admin, experimentId, joined, assigned, threadId };
   }
 
-  it('covers the 14 fields of the probe, the two login fields, the staff email and the Prolific fields', () => {
-    expect(CASES).toHaveLength(21);
+  it('covers the 14 fields of the probe, the two login fields, the staff email, the Prolific fields and the member email', () => {
+    expect(CASES).toHaveLength(22);
   });
 
   it('answers NUL in each text field with 400 { error, code } naming the field, and writes nothing', async () => {

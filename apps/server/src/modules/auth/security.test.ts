@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditPage, SecurityStatus, TotpSetup } from '@studychat/contracts';
 import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { insertMemberRow } from '../../../test/factories.js';
 import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 import { createUser } from '../users/users.service.js';
 import { totpCode } from './totp.js';
@@ -160,6 +161,8 @@ describe.each(TEST_DIALECTS)('the read-only analyst role on %s', (dialect) => {
     const participant = await participantAt(t(), experiment.id, 'joined');
     const viewer = await analyst(t());
     expect(claims(viewer.token)).toMatchObject({ isAdmin: false, role: 'analyst' });
+    // The experiment is its creator's (docs/decisions/0087): shared with the analyst as a viewer.
+    await insertMemberRow(t().database.db, experiment.id, viewer.id, 'viewer');
 
     for (const url of [
       '/api/admin/users',

@@ -25,13 +25,13 @@ export function registerExperimentRoutes(app: FastifyInstance, ctx: AppContext):
   const experiment = (id: string) => ({ type: 'experiment', id });
 
   route(app, experimentRoutes.list, staff, (request) =>
-    listExperiments(deps, request.query.include_archived === 'true'),
+    listExperiments(deps, request.query.include_archived === 'true', { userId: caller(request).userId }),
   );
   route(
     app,
     experimentRoutes.create,
     { ...admin, audit: { action: 'experiment.create', target: (_request, created) => experiment(created.id) } },
-    (request) => createExperiment(deps, request.body),
+    (request) => createExperiment(deps, request.body, caller(request).userId),
   );
   route(app, experimentRoutes.get, staff, (request) => getExperiment(deps, request.params.id));
   route(

@@ -11,6 +11,7 @@ import type { ExperimentRow, ExperimentsTable } from '../../db/schema.js';
 import { toNumberOrNull } from '../../db/values.js';
 import type { AppDeps } from '../../lib/deps.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { addCreatorAsOwner, hiddenExperimentIds } from '../members/members.service.js';
 import { ensureDefaultStudyVersion, findStudyVersion } from '../studies/studies.service.js';
 import { earnedCode, pathwayNotEarned } from '../journey/journey.service.js';
 import type { Requester } from '../../lib/context.js';
@@ -61,10 +62,18 @@ export function findExperiment(deps: AppDeps, id: string): Promise<ExperimentRow
   return findExperimentById(deps.database.db, id);
 }
 
-/** Every experiment, newest first; archived ones only with `includeArchived` (docs/decisions/0077). */
-export async function listExperiments(deps: AppDeps, includeArchived = true): Promise<Experiment[]> {
+/**
+ * Every experiment, newest first; archived ones only with `includeArchived` (docs/decisions/0077). Given a staff
+ * account, only those it may see: members-only experiments it is not a member of are left out (docs/decisions/0087).
+ */
+export async function listExperiments(
+  deps: AppDeps,
+  includeArchived = true,
+  visibleTo?: { userId: string },
+): Promise<Experiment[]> {
   const { db } = deps.database;
-  const rows = await listExperimentRows(db, includeArchived);
+  const hidden = visibleTo ? await hiddenExperimentIds(deps, visibleTo.userId) : new Set<string>();
+  const rows = (await listExperimentRows(db, includeArchived)).filter((row) => !hidden.has(row.id));
   const codes = await findCompletionCodes(
     db,
     rows.map((r) => r.id),
@@ -85,6 +94,8 @@ export async function getExperiment(deps: AppDeps, id: string): Promise<Experime
 export async function createExperiment(
   deps: AppDeps,
   input: { name: string; description?: string | null | undefined; study_version_id?: string | undefined },
+  /** The staff account creating it: its owner, which makes it members-only (docs/decisions/0087). */
+  creatorId?: string,
 ): Promise<Experiment> {
   const now = deps.clock().toISOString();
   const id = deps.newId();
@@ -92,13 +103,16 @@ export async function createExperiment(
   // The experiment pins the version asked for, else the built-in study (docs/decisions/0025).
   const versionId = input.study_version_id ?? (await ensureDefaultStudyVersion(db, now));
   if (!(await findStudyVersion(db, versionId))) throw badRequest('study_version_id: no such study version');
-  await insertExperiment(db, {
-    id,
-    name: input.name.trim(),
-    description: normaliseDescription(input.description),
-    study_version_id: versionId,
-    created_at: now,
-    updated_at: now,
+  await db.transaction().execute(async (trx) => {
+    await insertExperiment(trx, {
+      id,
+      name: input.name.trim(),
+      description: normaliseDescription(input.description),
+      study_version_id: versionId,
+      created_at: now,
+      updated_at: now,
+    });
+    if (creatorId) await addCreatorAsOwner(trx, id, creatorId, now);
   });
   return getExperiment(deps, id);
 }

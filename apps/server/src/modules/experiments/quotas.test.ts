@@ -2,7 +2,7 @@ import { QUOTA_FULL_TEXT, type Admission, type Quota, type QuotasReply } from '@
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
-import { insertUserRow } from '../../../test/factories.js';
+import { insertMemberRow, insertUserRow } from '../../../test/factories.js';
 import { assignmentOf, createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 
 // Quotas per condition and stratum on the built-in study (docs/decisions/0077); flows: flow/flow.test.ts.
@@ -164,6 +164,9 @@ describe.each(TEST_DIALECTS)('quotas on %s', (dialect) => {
 
     const row = await insertUserRow(t().database.db, { role: 'analyst' });
     const analyst = await newSession(t() as TestApp, { id: String(row.id), email: row.email }, 'analyst');
+    // The experiment is its creator's (docs/decisions/0087): the analyst sees it once it is shared.
+    expect((await send(t(), analyst, 'GET', `/api/experiments/${id}/quotas`)).statusCode).toBe(404);
+    await insertMemberRow(t().database.db, id, String(row.id), 'viewer');
     expect((await send(t(), analyst, 'GET', `/api/experiments/${id}/quotas`)).statusCode).toBe(200);
     expect((await setQuotas(analyst, id, [])).statusCode).toBe(403);
     expect((await send(t(), undefined, 'GET', `/api/experiments/${id}/quotas`)).statusCode).toBe(401);

@@ -10,6 +10,7 @@ import {
 import { createAndLogin, expectJson, useTestApp } from '../../../test/app.js';
 import { SwitchableModel } from '../../../test/chat.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { insertMemberRow } from '../../../test/factories.js';
 import { createExperiment, send } from '../participants/journey.fixtures.js';
 import { act, flowExperiment, flowParticipant, flowUrl, viewOf, walk } from './flow.testing.js';
 
@@ -369,6 +370,7 @@ describe.each(TEST_DIALECTS)('studies written as flows on %s', (dialect) => {
   it('holds quotas on its randomise step: a full stratum cell is passed over, every cell full closes joining', async () => {
     const experimentId = await experimentOf(rulesFlow);
     const admin = await createAndLogin(t(), { isAdmin: true });
+    await insertMemberRow(t().database.db, experimentId, admin.id, 'editor');
     const quotasUrl = `/api/experiments/${experimentId}/quotas`;
     const cells = expectJson<{ conditions: string[]; strata: string[] }>(await send(t(), admin, 'GET', quotasUrl), 200);
     expect(cells).toMatchObject({ conditions: ['heavy', 'light'], strata: ['low mood', 'high mood', 'unbinned'] });

@@ -18,6 +18,7 @@ import {
   type TestUser,
 } from '../../../test/app.js';
 import { createSharedPgDatabases, dropTestSchemas, TEST_DIALECTS } from '../../../test/databases.js';
+import { insertMemberRow } from '../../../test/factories.js';
 import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 
 const STREAM = { monitorStream: { pollMs: 20, maxMs: 60_000, keepAliveMs: 60_000, snapshotMs: 0 } };
@@ -104,6 +105,7 @@ describe.each(TEST_DIALECTS)('the monitor stream on %s', (dialect) => {
     const leaving = await createAndLogin(t, { isAdmin: true });
     const staying = await createAndLogin(t, { isAdmin: true });
     const experimentId = (await createExperiment(t, staying)).id;
+    await insertMemberRow(t.database.db, experimentId, leaving.id, 'viewer');
     const revoked = await openStream(t.app, experimentId, leaving);
     const kept = await openStream(t.app, experimentId, staying);
     const start = await kept.next(() => true);
@@ -128,6 +130,7 @@ describe.each(TEST_DIALECTS)('the monitor stream on %s', (dialect) => {
       role: 'analyst',
     });
     const analyst = await newSession(t, { id, email }, 'analyst');
+    await insertMemberRow(t.database.db, experimentId, id, 'viewer');
     const stream = await openStream(t.app, experimentId, analyst);
     await stream.next(() => true);
     await t.database.db.updateTable('users').set({ role: 'participant' }).where('id', '=', id).execute();

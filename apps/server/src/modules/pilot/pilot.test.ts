@@ -12,6 +12,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { insertMemberRow } from '../../../test/factories.js';
 import { csvObjects } from '../analytics/parse-csv.testing.js';
 import { flowExperiment } from '../flow/flow.testing.js';
 import { createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
@@ -227,8 +228,9 @@ describe.each(TEST_DIALECTS)('pilot runs on %s', (dialect) => {
     expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     expect(both.find((r) => r.statusCode === 409)?.json()).toMatchObject({ code: 'CONFLICT' });
 
-    // Analysts read reports; only admins start runs.
+    // Analysts read reports of the experiments shared with them (docs/decisions/0087); only admins start runs.
     const analyst = await newSession(t(), await createAndLogin(t()), 'analyst');
+    await insertMemberRow(t().database.db, id, analyst.id, 'viewer');
     expect((await send(t(), analyst, 'GET', `${url}/${first.id}`)).statusCode).toBe(200);
     expect((await send(t(), analyst, 'POST', url, { participants: 1, target_sample: 1 })).statusCode).toBe(403);
   });

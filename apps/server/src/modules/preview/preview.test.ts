@@ -8,6 +8,7 @@ import type {
 } from '@studychat/contracts';
 import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
+import { insertMemberRow } from '../../../test/factories.js';
 import {
   chatRounds,
   createExperiment,
@@ -151,6 +152,7 @@ describe.each(TEST_DIALECTS)('preview as participant on %s', (dialect) => {
     const admin = await createAndLogin(t(), { isAdmin: true });
     const other = await createAndLogin(t(), { isAdmin: true });
     const { id } = await createExperiment(t(), admin);
+    await insertMemberRow(t().database.db, id, other.id, 'editor');
     const link = await preview(other, id, 'control');
     const { db } = t().database;
     await db.updateTable('preview_links').set({ created_by: null }).where('user_id', '=', link.user_id).execute();

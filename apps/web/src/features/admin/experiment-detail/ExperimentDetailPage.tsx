@@ -1,5 +1,5 @@
 import { useParams } from '../../../lib/router';
-import { canEdit } from '../can-edit';
+import { useCanEditExperiment, useOwnsExperiment } from '../experiment-role';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
@@ -23,6 +23,7 @@ import { IntentionChart } from './IntentionChart';
 import { ParticipantsTable } from './ParticipantsTable';
 import { ParticipantSummaryCard } from './ParticipantSummaryCard';
 import { PilotCard } from './PilotCard';
+import { PeopleCard } from './PeopleCard';
 import { PreviewPanel } from './PreviewPanel';
 import { StudyLoginsPanel } from './StudyLoginsPanel';
 import { StudyVersionCard } from '../studies/StudyVersionCard';
@@ -39,6 +40,9 @@ import { FlowProgressCard } from './flow/FlowProgressCard';
 export function ExperimentDetailPage() {
   const { id = '' } = useParams();
   const experiment = useExperiment(id);
+  // What the caller may do here: their role on this experiment within their account's (docs/decisions/0087).
+  const editable = useCanEditExperiment(id);
+  const owns = useOwnsExperiment(id);
   // A study written as a flow (issue 30) has its own monitor and codes; the built-in shape's panels read the spec's.
   const pinned = useStudyVersion(experiment.data?.study_version_id ?? undefined, true);
   const pinnedLoading = Boolean(experiment.data?.study_version_id) && pinned.isPending;
@@ -65,15 +69,16 @@ export function ExperimentDetailPage() {
       ) : flow ? (
         <>
           <ExperimentDetailsCard experiment={experiment.data} showCodes={false} />
-          <LifecycleCard experiment={experiment.data} editable={canEdit()} />
-          <QuotasCard experimentId={id} editable={canEdit()} />
+          <LifecycleCard experiment={experiment.data} editable={owns} />
+          <PeopleCard experimentId={id} />
+          <QuotasCard experimentId={id} editable={editable} />
           <StudyVersionCard experiment={experiment.data} />
           <FlowProgressCard experimentId={id} />
-          <FlowCodesCard experimentId={id} editable={canEdit()} />
+          <FlowCodesCard experimentId={id} editable={editable} />
           <ProviderHealthPanel experimentId={id} />
           <CostEstimateCard experimentId={id} />
           <PilotCard experimentId={id} />
-          {canEdit() && (
+          {editable && (
             <>
               <PreviewPanel experimentId={id} conditions={flowDefinition?.conditions} />
               <ChatLimitsCard experimentId={id} />
@@ -91,8 +96,9 @@ export function ExperimentDetailPage() {
       ) : (
         <>
           <ExperimentDetailsCard experiment={experiment.data} />
-          <LifecycleCard experiment={experiment.data} editable={canEdit()} />
-          <QuotasCard experimentId={id} editable={canEdit()} />
+          <LifecycleCard experiment={experiment.data} editable={owns} />
+          <PeopleCard experimentId={id} />
+          <QuotasCard experimentId={id} editable={editable} />
           <MonitorPanel experimentId={id} />
           <StudyVersionCard experiment={experiment.data} />
           <CostEstimateCard experimentId={id} />
@@ -127,7 +133,7 @@ export function ExperimentDetailPage() {
               <ParticipantsTable rows={participants.data} />
             )}
           </Card>
-          {canEdit() && (
+          {editable && (
             <>
               <PreviewPanel experimentId={id} conditions={conditions} />
               <ChatLimitsCard experimentId={id} />

@@ -1,5 +1,5 @@
 import type { Experiment } from '@studychat/contracts/web';
-import { canEdit } from '../can-edit';
+import { useCanEditExperiment } from '../experiment-role';
 import { useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
@@ -27,11 +27,12 @@ export function ExperimentDetailsCard({
 }) {
   const [editing, setEditing] = useState(false);
   const pathways = usePathways(experiment);
+  const editable = useCanEditExperiment(experiment.id);
   return (
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <h2 className="text-xl font-semibold break-words text-slate-900">{experiment.name}</h2>
-        {canEdit() && (
+        {editable && (
           <Button variant="secondary" onClick={() => setEditing(true)}>
             Edit
           </Button>

@@ -16,7 +16,7 @@ import { Spinner } from '../../../components/Spinner';
 import { TABLE_CLASS, TableScroll, TD_CLASS, TD_WRAP_CLASS } from '../../../components/TableScroll';
 import { TextField } from '../../../components/TextField';
 import { Link } from '../../../lib/router';
-import { canEdit } from '../can-edit';
+import { useCanEditExperiment } from '../experiment-role';
 import { serverMessage } from '../format';
 import { usd } from '../monitor/monitor-view';
 import { usePilotRun, usePilotRuns, useStartPilot } from './use-pilots';
@@ -296,7 +296,7 @@ const newSeed = () => Math.floor(Math.random() * 2_147_483_647);
  * same participant API, a pilot clock, test runs); staff read the latest report.
  */
 export function PilotCard({ experimentId }: { experimentId: string }) {
-  const admin = canEdit();
+  const admin = useCanEditExperiment(experimentId);
   const [count, setCount] = useState('10');
   const [target, setTarget] = useState('200');
   const [seed, setSeed] = useState(newSeed);

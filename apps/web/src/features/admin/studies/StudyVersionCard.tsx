@@ -4,7 +4,7 @@ import { Link } from '../../../lib/router';
 import { Alert } from '../../../components/Alert';
 import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
-import { canEdit } from '../can-edit';
+import { useCanEditExperiment } from '../experiment-role';
 import { usePinStudyVersion, useStudyVersions } from './use-studies';
 import { VersionSelect } from './VersionSelect';
 
@@ -12,6 +12,7 @@ import { VersionSelect } from './VersionSelect';
 export function StudyVersionCard({ experiment }: { experiment: Experiment }) {
   const versions = useStudyVersions();
   const pin = usePinStudyVersion(experiment.id);
+  const editable = useCanEditExperiment(experiment.id);
   const [choice, setChoice] = useState('');
   const current = versions.data?.find((v) => v.id === experiment.study_version_id);
   return (
@@ -30,7 +31,7 @@ export function StudyVersionCard({ experiment }: { experiment: Experiment }) {
           'Runs the built-in study.'
         )}
       </p>
-      {canEdit() && versions.data && (
+      {editable && versions.data && (
         <div className="mt-3 flex flex-wrap items-end gap-2">
           <VersionSelect label="Pin another version" value={choice} versions={versions.data} onChange={setChoice} />
           <Button variant="secondary" disabled={!choice || pin.isPending} onClick={() => pin.mutate(choice)}>
