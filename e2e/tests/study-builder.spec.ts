@@ -234,8 +234,8 @@ test('done when: build from blank, preview each arm, pin, and a participant walk
   // The page turns into a flow experiment's page (its card remounts, so no 'pinned' message): it runs the version.
   await expect(versionCard.getByRole('link')).toHaveAttribute('href', `/admin/studies/${versionId}`);
   // The flow's page: its codes, set by the UI.
-  await page.getByLabel(/\(complete\)/).fill('DONE-COMPLETE');
-  await page.getByLabel(/\(ceiling\)/).fill('DONE-CEILING');
+  await page.getByRole('textbox', { name: /\(complete\)/ }).fill('DONE-COMPLETE');
+  await page.getByRole('textbox', { name: /\(ceiling\)/ }).fill('DONE-CEILING');
   await page.getByRole('button', { name: 'Save codes' }).click();
   await expect(page.getByText('Codes saved.')).toBeVisible();
   await page.screenshot({ path: '/tmp/builder-done-when-experiment.png', fullPage: true });
