@@ -1,9 +1,9 @@
 import type { Experiment, ExperimentMembers } from '@studychat/contracts';
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createAndLogin, expectJson, newSession, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
+import { createAndLogin, expectJson, newSession, useTestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { insertExperimentRow, insertMemberRow, insertUserRow } from '../../../test/factories.js';
+import { send as call } from '../participants/journey.fixtures.js';
 
 // The people on an experiment (issue 34, docs/decisions/0087): the creator owns it and it is members-only; a
 // staff account that is not a member hears 404 everywhere and does not see it listed; members act by their
@@ -11,21 +11,6 @@ import { insertExperimentRow, insertMemberRow, insertUserRow } from '../../../te
 // Experiments from before members (no owner) stay lab-wide.
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-0000000000ff';
-
-function call(
-  t: TestApp,
-  user: TestUser | undefined,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: unknown,
-): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method,
-    url,
-    ...(user ? { headers: user.headers } : {}),
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
-}
 
 describe.each(TEST_DIALECTS)('experiment members on %s', (dialect) => {
   const t = useTestApp(dialect);

@@ -1,27 +1,12 @@
 import type { AuditPage, CreatedStaff, StaffMember } from '@studychat/contracts';
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createAndLogin, expectJson, useTestApp, type TestApp, type TestUser } from '../../../test/app.js';
 import { TEST_DIALECTS } from '../../../test/databases.js';
 import { changeStaffRole, removeStaffAccount } from '../users/users.service.js';
+import { send as call } from '../participants/journey.fixtures.js';
 
 // People of the admin area (issue 34): admins and analysts added with a one-time password, their role changed,
 // removed and their two-factor reset by another admin; each change audited; never the last admin.
-
-function call(
-  t: TestApp,
-  user: TestUser | undefined,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: unknown,
-): Promise<LightMyRequestResponse> {
-  return t.app.inject({
-    method,
-    url,
-    ...(user ? { headers: user.headers } : {}),
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
-}
 
 async function login(t: TestApp, email: string, password: string): Promise<TestUser> {
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
