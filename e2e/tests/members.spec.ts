@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import type { CreatedStaff, Experiment, LoginResult } from '@studychat/contracts/web';
+import type { CreatedStaff, Experiment, GeneratedCredential, LoginResult } from '@studychat/contracts/web';
 import { AdminApi } from '../support/api';
 import { analyzeSettled } from '../support/axe';
 
@@ -50,6 +50,10 @@ test("a member cannot see another member's experiment until it is shared", async
   const stamp = Date.now().toString(36);
   const alices = await alice.call<Experiment>('POST', '/api/experiments', { name: `Alice study ${stamp}` });
   const bobs = await bob.call<Experiment>('POST', '/api/experiments', { name: `Bob study ${stamp}` });
+  const [login] = await alice.call<GeneratedCredential[]>('POST', `/api/experiments/${alices.id}/batch-credentials`, {
+    count: 1,
+  });
+  if (!login) throw new Error('no login generated');
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await logIn(page, bob.email, bob.password);
@@ -59,6 +63,10 @@ test("a member cannot see another member's experiment until it is shared", async
   // By its address: the same answer as an experiment that does not exist.
   await page.goto(`/admin/experiments/${alices.id}`);
   await expect(page.getByText('Experiment not found')).toBeVisible();
+  // Nor its participants in the admin area's Users page (the login Alice made for her experiment).
+  await page.goto('/admin/users');
+  await expect(page.getByRole('cell', { name: bob.email })).toBeVisible();
+  await expect(page.getByRole('cell', { name: login.email })).toHaveCount(0);
 
   // Bob's own experiment: he owns it and manages its people.
   await page.goto(`/admin/experiments/${bobs.id}`);
@@ -68,6 +76,8 @@ test("a member cannot see another member's experiment until it is shared", async
   await alice.call('POST', `/api/experiments/${alices.id}/members`, { email: bob.email, role: 'viewer' });
   await page.goto('/admin/experiments');
   await expect(page.getByRole('row', { name: new RegExp(`Alice study ${stamp}`) })).toBeVisible();
+  await page.goto('/admin/users');
+  await expect(page.getByRole('cell', { name: login.email })).toBeVisible();
   await page.goto(`/admin/experiments/${alices.id}`);
   await expect(page.getByTestId('people-summary')).toContainText('You are viewer');
   await expect(page.getByTestId('member-row')).toHaveCount(2);

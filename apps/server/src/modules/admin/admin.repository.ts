@@ -2,7 +2,11 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { SortOrder, UserSortField } from '@studychat/contracts';
 import { byteOrder } from '../../db/dialect.js';
 import type { AssignmentRow, ChatMessageRow, ChatThreadRow, DB, SurveyResponseRow, UserRow } from '../../db/schema.js';
+import { experimentHidden, participantHidden } from '../members/visibility.js';
 import type { ThreadSummaryRow } from './admin.mapper.js';
+
+// Every read takes `hidden`: the members-only experiments the caller is not on (docs/decisions/0087). A
+// participant tied only to those is not found, and a visible participant's rows of them are left out.
 
 /** A user row and whether the user is a test participant (the `is_test` expression below). */
 export type UserWithTestFlag = UserRow & { is_test: boolean | number };
@@ -22,12 +26,17 @@ function isTestUser(eb: ExpressionBuilder<DB, 'users'>) {
 }
 
 /** One user with the test flag, or undefined. */
-export function findUserWithTestFlag(db: Kysely<DB>, userId: string): Promise<UserWithTestFlag | undefined> {
+export function findUserWithTestFlag(
+  db: Kysely<DB>,
+  userId: string,
+  hidden: readonly string[],
+): Promise<UserWithTestFlag | undefined> {
   return db
     .selectFrom('users')
     .selectAll('users')
     .select((eb) => isTestUser(eb).as('is_test'))
     .where('users.id', '=', userId)
+    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(participantHidden(hidden, 'users.id'))))
     .executeTakeFirst();
 }
 
@@ -36,7 +45,12 @@ export function findUserWithTestFlag(db: Kysely<DB>, userId: string): Promise<Us
  * directions; ties fall back to id so the order is stable. Text is compared byte-wise on PostgreSQL too
  * (collation "C"), so both databases sort emails and ids alike.
  */
-export function listUsersSorted(db: Kysely<DB>, sortBy: UserSortField, order: SortOrder): Promise<UserWithTestFlag[]> {
+export function listUsersSorted(
+  db: Kysely<DB>,
+  sortBy: UserSortField,
+  order: SortOrder,
+  hidden: readonly string[],
+): Promise<UserWithTestFlag[]> {
   const column = sql.ref(`users.${sortBy}`);
   const textColumn = sortBy === 'id' || sortBy === 'email';
   const key = textColumn ? byteOrder(db, column) : column;
@@ -45,6 +59,7 @@ export function listUsersSorted(db: Kysely<DB>, sortBy: UserSortField, order: So
     .selectFrom('users')
     .selectAll('users')
     .select((eb) => isTestUser(eb).as('is_test'))
+    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(participantHidden(hidden, 'users.id'))))
     .orderBy(sql`case when ${column} is null then 1 else 0 end`)
     .orderBy(key, order)
     .orderBy(tieBreak, 'asc')
@@ -52,7 +67,11 @@ export function listUsersSorted(db: Kysely<DB>, sortBy: UserSortField, order: So
 }
 
 /** The user's chat threads with their message count and last message time, newest thread first. */
-export function listThreadsForUser(db: Kysely<DB>, userId: string): Promise<ThreadSummaryRow[]> {
+export function listThreadsForUser(
+  db: Kysely<DB>,
+  userId: string,
+  hidden: readonly string[],
+): Promise<ThreadSummaryRow[]> {
   return db
     .selectFrom('chat_threads as t')
     .leftJoin(
@@ -71,6 +90,7 @@ export function listThreadsForUser(db: Kysely<DB>, userId: string): Promise<Thre
       (join) => join.onRef('stats.thread_id', '=', 't.id'),
     )
     .where('t.user_id', '=', userId)
+    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(experimentHidden(hidden, 't.experiment_id'))))
     .select([
       't.id',
       't.experiment_id',
@@ -85,12 +105,18 @@ export function listThreadsForUser(db: Kysely<DB>, userId: string): Promise<Thre
     .execute();
 }
 
-export function findThreadOfUser(db: Kysely<DB>, userId: string, threadId: string): Promise<ChatThreadRow | undefined> {
+export function findThreadOfUser(
+  db: Kysely<DB>,
+  userId: string,
+  threadId: string,
+  hidden: readonly string[],
+): Promise<ChatThreadRow | undefined> {
   return db
     .selectFrom('chat_threads')
     .selectAll()
     .where('id', '=', threadId)
     .where('user_id', '=', userId)
+    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(experimentHidden(hidden, 'chat_threads.experiment_id'))))
     .executeTakeFirst();
 }
 
@@ -99,21 +125,23 @@ export function listThreadMessages(db: Kysely<DB>, threadId: string): Promise<Ch
   return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
 }
 
-export function listAssignmentsForUser(db: Kysely<DB>, userId: string): Promise<AssignmentRow[]> {
+export function listAssignmentsForUser(db: Kysely<DB>, userId: string, hidden: readonly string[]): Promise<AssignmentRow[]> {
   return db
     .selectFrom('assignments')
     .selectAll()
     .where('user_id', '=', userId)
+    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(experimentHidden(hidden, 'assignments.experiment_id'))))
     .orderBy('created_at')
     .orderBy('id')
     .execute();
 }
 
-export function listSurveyResponsesForUser(db: Kysely<DB>, userId: string): Promise<SurveyResponseRow[]> {
+export function listSurveyResponsesForUser(db: Kysely<DB>, userId: string, hidden: readonly string[]): Promise<SurveyResponseRow[]> {
   return db
     .selectFrom('survey_responses')
     .selectAll()
     .where('user_id', '=', userId)
+    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(experimentHidden(hidden, 'survey_responses.experiment_id'))))
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -42,15 +42,20 @@ function parseCursor(cursor: string): { createdAt: string; id: string } {
   return { createdAt: new Date(createdAt).toISOString(), id };
 }
 
-/** One page of the audit log, newest first; `next` continues after its last entry. */
+/**
+ * One page of the audit log, newest first; `next` continues after its last entry. `hidden` is the members-only
+ * experiments the reader is not on: their entries, and those about their participants, are not in the log it reads.
+ */
 export async function listAudit(
   deps: AppDeps,
   query: { cursor?: string | undefined; limit: number },
+  hidden: readonly string[],
 ): Promise<AuditPage> {
   const rows = await listAuditRows(
     deps.database.db,
     query.limit + 1,
     query.cursor ? parseCursor(query.cursor) : undefined,
+    hidden,
   );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

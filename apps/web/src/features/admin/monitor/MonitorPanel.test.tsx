@@ -232,3 +232,24 @@ describe('MonitorPanel with a large study', () => {
     expect(screen.queryByText('Test run')).not.toBeInTheDocument();
   });
 });
+
+describe('MonitorPanel settings by role (issue 34)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const members = (role: 'owner' | 'editor' | 'viewer') => () =>
+    json(200, { lab_wide: false, your_role: role, members: [] });
+
+  it.each([
+    ['editor', true],
+    ['viewer', false],
+  ] as const)('an admin who is its %s is offered the settings form: %s', async (role, offered) => {
+    mockFetch({
+      [`GET /api/experiments/${ID}/monitor`]: () => json(200, reply),
+      [`GET /api/experiments/${ID}/monitor/stream`]: () => new Response('', { status: 200 }),
+      [`GET /api/experiments/${ID}/members`]: members(role),
+    });
+    renderPage(<MonitorPanel experimentId={ID} />, { path: '/m', route: '/m' });
+    expect(await screen.findByTestId('monitor-total')).toHaveTextContent('5');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save monitor settings' }) !== null).toBe(offered));
+  });
+});

@@ -2,7 +2,7 @@ import type { MonitorReply } from '@studychat/contracts/web';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
-import { canEdit } from '../can-edit';
+import { useCanEditExperiment } from '../experiment-role';
 import { formatDateTime, serverMessage } from '../format';
 import { useId, useState } from 'react';
 import { MonitorFunnel } from './MonitorFunnel';
@@ -99,6 +99,8 @@ export function MonitorPanel({ experimentId }: { experimentId: string }) {
   const [includeTests, setIncludeTests] = useState(false);
   const testsHintId = useId();
   const monitor = useMonitor(experimentId, includeTests);
+  // The settings form for those who may change them (not a viewer): the server refuses the others.
+  const mayEdit = useCanEditExperiment(experimentId);
   const live = useMonitorStream(experimentId, monitor.data?.seq);
   return (
     <Card>
@@ -139,7 +141,7 @@ export function MonitorPanel({ experimentId }: { experimentId: string }) {
                 .map((s) => `${s.stratum}: ${Object.values(s.counts).join('/')} (p = ${s.p_value.toFixed(2)})`)
                 .join('; ')}
             </p>
-            {canEdit() && <MonitorSettingsForm experimentId={experimentId} settings={monitor.data.settings} />}
+            {mayEdit && <MonitorSettingsForm experimentId={experimentId} settings={monitor.data.settings} />}
             <h3 className="font-semibold text-slate-900">Participants</h3>
             <div>
               <label className="flex min-h-11 items-center gap-2 text-sm text-slate-800">
