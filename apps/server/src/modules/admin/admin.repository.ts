@@ -125,7 +125,11 @@ export function listThreadMessages(db: Kysely<DB>, threadId: string): Promise<Ch
   return db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('position').execute();
 }
 
-export function listAssignmentsForUser(db: Kysely<DB>, userId: string, hidden: readonly string[]): Promise<AssignmentRow[]> {
+export function listAssignmentsForUser(
+  db: Kysely<DB>,
+  userId: string,
+  hidden: readonly string[],
+): Promise<AssignmentRow[]> {
   return db
     .selectFrom('assignments')
     .selectAll()
@@ -136,12 +140,18 @@ export function listAssignmentsForUser(db: Kysely<DB>, userId: string, hidden: r
     .execute();
 }
 
-export function listSurveyResponsesForUser(db: Kysely<DB>, userId: string, hidden: readonly string[]): Promise<SurveyResponseRow[]> {
+export function listSurveyResponsesForUser(
+  db: Kysely<DB>,
+  userId: string,
+  hidden: readonly string[],
+): Promise<SurveyResponseRow[]> {
   return db
     .selectFrom('survey_responses')
     .selectAll()
     .where('user_id', '=', userId)
-    .$if(hidden.length > 0, (q) => q.where(({ not }) => not(experimentHidden(hidden, 'survey_responses.experiment_id'))))
+    .$if(hidden.length > 0, (q) =>
+      q.where(({ not }) => not(experimentHidden(hidden, 'survey_responses.experiment_id'))),
+    )
     .orderBy('created_at')
     .orderBy('id')
     .execute();

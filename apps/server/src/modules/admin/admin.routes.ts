@@ -19,9 +19,7 @@ import {
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   const database = ctx.deps.database;
-  const hidden = async (request: FastifyRequest) => [
-    ...(await hiddenExperimentIds(ctx.deps, caller(request).userId)),
-  ];
+  const hidden = async (request: FastifyRequest) => [...(await hiddenExperimentIds(ctx.deps, caller(request).userId))];
   // Read views: admins and analysts. Each view of one person's data is recorded in the audit log.
   const guards = [ctx.guards.requireStaff];
   const viewOf = (view: string) => ({
