@@ -1,9 +1,21 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { EXPERIMENT_CLOSED_TEXT, EXPERIMENT_PAUSED_TEXT, LOGIN_REVOKED_TEXT } from '@studychat/contracts/web';
+import {
+  EXPERIMENT_CLOSED_TEXT,
+  EXPERIMENT_PAUSED_TEXT,
+  LOGIN_REVOKED_TEXT,
+  QUOTA_FULL_TEXT,
+} from '@studychat/contracts/web';
 import { completeParticipantViaApi, loginAsAdmin } from '../support/admin';
 import { AdminApi } from '../support/api';
 import { analyzeSettled } from '../support/axe';
-import { consentAndChoose, expectCode, landAndLogin, landingUrl, type ParticipantSetup } from '../support/participant';
+import {
+  choosePoint,
+  consentAndChoose,
+  expectCode,
+  landAndLogin,
+  landingUrl,
+  type ParticipantSetup,
+} from '../support/participant';
 
 // Issue 34 (docs/decisions/0077): an experiment paused mid-study lets the participant inside finish while a new
 // one sees the paused page; a study login revoked while in use is logged out and told it was withdrawn; once every
@@ -14,6 +26,18 @@ async function adminPage(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await loginAsAdmin(page);
   return page;
+}
+
+/** Screenshots of the page on a phone and a laptop (in /tmp), each axe clean; the laptop size stays. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const [label, size] of [
+    ['phone', { width: 390, height: 844 }],
+    ['laptop', { width: 1280, height: 800 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `/tmp/lifecycle-${name}-${label}.png`, fullPage: true });
+    expect((await analyzeSettled(page)).violations.map((v) => `${name} ${label}: ${v.id}`)).toEqual([]);
+  }
 }
 
 const pid = (tag: string) => `PID${tag}${Date.now().toString(36)}`.toUpperCase();
@@ -54,7 +78,7 @@ test('pausing mid-study: the participant inside finishes, a new one sees the pau
   await expect(late.getByText(EXPERIMENT_PAUSED_TEXT)).toBeVisible();
   await expect(late.getByLabel('Study email')).toHaveCount(0);
   expect((await analyzeSettled(late)).violations.map((v) => v.id)).toEqual([]);
-  await late.screenshot({ path: '/tmp/lifecycle-paused-landing.png', fullPage: true });
+  await shoot(late, 'paused-landing');
   const logins = await api.call<{ logins: { email: string; status: string }[] }>(
     'GET',
     `/api/experiments/${experiment.id}/logins`,
@@ -68,7 +92,7 @@ test('pausing mid-study: the participant inside finishes, a new one sees the pau
   expect((await analyzeSettled(admin)).violations.map((v) => v.id)).toEqual([]);
   await dialog.getByRole('button', { name: 'Close experiment' }).click();
   await expect(admin.getByText(/New participants are told the study is closed/)).toBeVisible();
-  await admin.screenshot({ path: '/tmp/lifecycle-status-closed.png', fullPage: true });
+  await shoot(admin, 'status-closed');
 });
 
 test('revoking a login in use logs its participant out, and the login then says it was withdrawn', async ({
@@ -110,10 +134,10 @@ test('revoking a login in use logs its participant out, and the login then says 
   await expect(page.getByText('This study login has been withdrawn.')).toBeVisible();
   await expect(page.getByText(LOGIN_REVOKED_TEXT)).toBeVisible();
   expect((await analyzeSettled(page)).violations.map((v) => v.id)).toEqual([]);
-  await page.screenshot({ path: '/tmp/lifecycle-revoked-landing.png', fullPage: true });
+  await shoot(page, 'revoked-landing');
 });
 
-test('a full quota: set on the experiment page, the arms fill, and a newcomer sees the closed page', async ({
+test('a full quota: set on the experiment page, the arms fill, one inside is told, a newcomer sees the closed page', async ({
   page,
   browser,
   request,
@@ -121,8 +145,8 @@ test('a full quota: set on the experiment page, the arms fill, and a newcomer se
   test.setTimeout(180_000);
   const api = await AdminApi.login(request);
   const experiment = await api.createExperiment(`Full quota ${Date.now()}`);
-  const [first, second] = await api.credentials(experiment.id, 2);
-  if (!first || !second) throw new Error('no credentials generated');
+  const [first, second, third] = await api.credentials(experiment.id, 3);
+  if (!first || !second || !third) throw new Error('no credentials generated');
 
   const admin = await adminPage(browser);
   await admin.goto(`/admin/experiments/${experiment.id}`);
@@ -137,6 +161,20 @@ test('a full quota: set on the experiment page, the arms fill, and a newcomer se
   await admin.getByRole('button', { name: 'Save quotas' }).click();
   await expect(admin.getByText('Quotas saved.')).toBeVisible();
 
+  // A third participant comes in while places are left and reaches the pre-survey.
+  const inside = await (await browser.newContext()).newPage();
+  const insideSetup: ParticipantSetup = {
+    experimentId: experiment.id,
+    codes: experiment.codes,
+    credential: third,
+    prolificPid: pid('INSIDE'),
+  };
+  await landAndLogin(inside, insideSetup);
+  await consentAndChoose(inside, 'questions');
+  await choosePoint(inside, 3);
+  await inside.getByRole('button', { name: 'Continue' }).click();
+  await expect(inside).toHaveURL(/\/pre-survey$/);
+
   // Two participants fill one place in each arm.
   const a = await completeParticipantViaApi(request, experiment.id, first);
   const b = await completeParticipantViaApi(request, experiment.id, second);
@@ -144,7 +182,17 @@ test('a full quota: set on the experiment page, the arms fill, and a newcomer se
 
   await admin.reload();
   await expect(admin.getByText('Every place is taken: new participants are told the study is closed.')).toBeVisible();
-  await admin.screenshot({ path: '/tmp/lifecycle-quotas-full.png', fullPage: true });
+  await shoot(admin, 'quotas-full');
+
+  // The one inside is assigned no place: a page that says so, with nothing to send again.
+  await inside.getByText('35-44', { exact: true }).click();
+  await inside.getByText('Male', { exact: true }).click();
+  await inside.getByText('Liberal', { exact: true }).click();
+  await inside.getByRole('button', { name: 'Submit Survey' }).click();
+  await expect(inside.getByRole('heading', { name: 'All places in this study are taken.' })).toBeVisible();
+  await expect(inside.getByText(QUOTA_FULL_TEXT)).toBeVisible();
+  await expect(inside.getByRole('button', { name: 'Submit Survey' })).toHaveCount(0);
+  await shoot(inside, 'places-taken');
 
   await page.goto(landingUrl({ experimentId: experiment.id, prolificPid: pid('FULL') }));
   await expect(page.getByText('This study is closed to new participants.')).toBeVisible();

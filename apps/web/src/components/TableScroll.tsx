@@ -18,7 +18,8 @@ export function TableScroll({
 }) {
   return (
     <div
-      className={`overflow-auto ${bleed ? '-mx-5 border-y border-slate-200 sm:-mx-6' : ''}`}
+      // relative: an absolutely placed child (a screen-reader-only label) scrolls with the table, not the page.
+      className={`relative overflow-auto ${bleed ? '-mx-5 border-y border-slate-200 sm:-mx-6' : ''}`}
       style={maxHeight ? { maxHeight } : undefined}
       // A scrollable region must be reachable by keyboard.
       tabIndex={0}

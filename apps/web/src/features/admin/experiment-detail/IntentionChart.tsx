@@ -95,27 +95,30 @@ export function IntentionChart({
           );
         })}
       </svg>
-      <table className="sr-only">
-        <caption>Mean intention before and after, per condition</caption>
-        <thead>
-          <tr>
-            <th scope="col">Condition</th>
-            <th scope="col">n</th>
-            <th scope="col">Mean before (baseline)</th>
-            <th scope="col">Mean after (post)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {stats.map((s) => (
-            <tr key={s.condition}>
-              <th scope="row">{s.condition}</th>
-              <td>{s.n}</td>
-              <td>{fmt(s.meanPre)}</td>
-              <td>{fmt(s.meanPost)}</td>
+      {/* sr-only on a wrapper: a table grows to its content whatever width it is given, and widened the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>Mean intention before and after, per condition</caption>
+          <thead>
+            <tr>
+              <th scope="col">Condition</th>
+              <th scope="col">n</th>
+              <th scope="col">Mean before (baseline)</th>
+              <th scope="col">Mean after (post)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {stats.map((s) => (
+              <tr key={s.condition}>
+                <th scope="row">{s.condition}</th>
+                <td>{s.n}</td>
+                <td>{fmt(s.meanPre)}</td>
+                <td>{fmt(s.meanPost)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -2,7 +2,7 @@ import type { ProviderHealthPeriod } from '@studychat/contracts/web';
 import { Alert } from '../../../components/Alert';
 import { Card } from '../../../components/Card';
 import { Spinner } from '../../../components/Spinner';
-import { TABLE_CLASS, TD_CLASS } from '../../../components/TableScroll';
+import { TABLE_CLASS, TD_CLASS, TableScroll } from '../../../components/TableScroll';
 import { serverMessage } from '../format';
 import { useProviderHealth } from './use-provider-health';
 
@@ -47,35 +47,37 @@ export function ProviderHealth({ experimentId }: { experimentId: string }) {
     );
   return (
     <div className="space-y-2">
-      <table className={TABLE_CLASS} aria-label="Model provider health">
-        <thead>
-          <tr>
-            <th scope="col" className={TH}>
-              Period
-            </th>
-            <th scope="col" className={`${TH} text-right`}>
-              Replies
-            </th>
-            <th scope="col" className={`${TH} text-right`}>
-              Errors
-            </th>
-            <th scope="col" className={`${TH} text-right`}>
-              Waited
-            </th>
-            <th scope="col" className={`${TH} text-right`}>
-              Wait median / longest
-            </th>
-            <th scope="col" className={`${TH} text-right`}>
-              Fallback model
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {health.data.periods.map((period) => (
-            <Row key={period.minutes} period={period} />
-          ))}
-        </tbody>
-      </table>
+      <TableScroll label="Model provider health, scrollable" bleed={false}>
+        <table className={TABLE_CLASS} aria-label="Model provider health">
+          <thead>
+            <tr>
+              <th scope="col" className={TH}>
+                Period
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Replies
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Errors
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Waited
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Wait median / longest
+              </th>
+              <th scope="col" className={`${TH} text-right`}>
+                Fallback model
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {health.data.periods.map((period) => (
+              <Row key={period.minutes} period={period} />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <p className="text-sm text-slate-600">
         Errors: replies that failed (the participant was asked to send again). Waited: replies that queued for the
         provider&apos;s rate limit or its request to wait. Fallback model: replies answered by the condition&apos;s

@@ -12,7 +12,7 @@ export function prolificIds(assignments: readonly Assignment[] | undefined): str
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <tr className="border-b border-slate-100 last:border-0">
-      <th scope="row" className="w-40 py-2 pr-4 text-left align-top text-sm font-semibold text-slate-600">
+      <th scope="row" className="w-32 py-2 pr-4 text-left sm:w-40 align-top text-sm font-semibold text-slate-600">
         {label}
       </th>
       <td className="py-2 align-top break-all">{children}</td>
@@ -30,7 +30,8 @@ export function ProfileTable({
 }) {
   const hasMetadata = user.metadata !== null && Object.keys(user.metadata).length > 0;
   return (
-    <table className="w-full text-sm">
+    // Fixed layout: a long id or the metadata wraps or scrolls in its cell instead of widening the page on a phone.
+    <table className="w-full table-fixed text-sm">
       <tbody>
         <Row label="ID">
           <span className="font-mono">{user.id}</span>

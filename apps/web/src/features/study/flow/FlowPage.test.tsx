@@ -1,3 +1,5 @@
+import { QUOTA_FULL_TEXT } from '@studychat/contracts/web';
+import { PLACES_TAKEN_TITLE } from '../PlacesTaken';
 import type { FlowStepView, FlowView } from '@studychat/contracts/web';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -174,6 +176,19 @@ describe('FlowPage', () => {
       'href',
       'https://app.prolific.com/submissions/complete?cc=CODE-1',
     );
+  });
+
+  it('says every place is taken, with nothing to try again, when the randomisation finds none (409 QUOTA_FULL)', async () => {
+    loginAs();
+    const randomise: FlowStepView = { id: 'assign', type: 'randomise', title: 'Assigning' };
+    mockApi({
+      [`GET ${VIEW_URL}`]: { status: 200, body: view(randomise) },
+      [stepUrl('assign')]: { status: 409, body: { error: QUOTA_FULL_TEXT, code: 'QUOTA_FULL' } },
+    });
+    render(<FlowPage experimentId={EXP_ID} />);
+    expect(await screen.findByRole('heading', { name: PLACES_TAKEN_TITLE })).toBeInTheDocument();
+    expect(screen.getByTestId('places-taken')).toHaveTextContent(QUOTA_FULL_TEXT);
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
   it('offers to try again when the page cannot be read', async () => {

@@ -8,6 +8,7 @@ import { StudyLayout } from '../../../components/StudyLayout';
 import { PageStep } from './steps/PageStep';
 import { RandomiseStep } from './steps/RandomiseStep';
 import { useFlow, type StepRefusal } from './use-flow';
+import { PlacesTaken } from '../PlacesTaken';
 
 // The chat, the questions, the AI text and the end are chunks of their own (each page loads only what its step
 // shows; the chat is most of a page's code): loaded in the background once the flow is on screen, so reaching a
@@ -144,6 +145,8 @@ export function FlowPage({ experimentId }: { experimentId: string }) {
       </div>
     );
   }
+  // Every place open to the participant was taken at the randomisation: a page of its own, nothing to retry.
+  if (step.type === 'randomise' && refusal?.code === 'QUOTA_FULL') return <PlacesTaken />;
   // A step the page sends by itself (randomise, end) that failed: say so and offer to try again.
   const automatic = (step.type === 'randomise' || (step.type === 'end' && !view.completed)) && refusal !== null;
   return (

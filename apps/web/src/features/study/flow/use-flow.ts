@@ -8,6 +8,8 @@ export type FlowLoad = { kind: 'loading' } | { kind: 'ready'; view: FlowView } |
 /** What a refused write tells the page: the problems by question, or a message. */
 export interface StepRefusal {
   message: string;
+  /** The server's code for the refusal (e.g. QUOTA_FULL), when it gave one. */
+  code?: string;
   /** A question's problem by its key (400 ANSWERS_INVALID). */
   byKey: Record<string, string>;
   /** The seconds left of a minimum time, by the server's clock (409 SECTION_TOO_EARLY, STEP_TOO_EARLY). */
@@ -67,6 +69,7 @@ export function useFlow(experimentId: string) {
         const remainingSeconds = error instanceof ApiError ? error.details.remainingSeconds : undefined;
         setRefusal({
           message: error instanceof Error ? error.message : 'Something went wrong. Please try again.',
+          ...(error instanceof ApiError ? { code: error.code } : {}),
           byKey,
           ...(remainingSeconds !== undefined ? { remainingSeconds } : {}),
         });

@@ -1,8 +1,10 @@
+import { QUOTA_FULL_TEXT } from '@studychat/contracts/web';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtInStudy } from '../builtin-study';
 import type { PageStudy } from '../study-context';
+import { PLACES_TAKEN_TITLE } from '../PlacesTaken';
 import { assignment, EXP_ID, journey, loginAs, mockApi, renderAt, Guarded } from '../test-support';
 import { freshJourney } from '../participant-store';
 import { PreSurveyPage } from './PreSurveyPage';
@@ -76,6 +78,22 @@ describe('PreSurveyPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Many participants are being assigned');
     expect(sessionStorage.getItem('preSurveySubmitted')).toBeNull();
     expect(screen.getByRole('button', { name: 'Submit Survey' })).toBeEnabled();
+  });
+
+  it('shows a page of its own, with nothing to submit again, when every place is taken (409 QUOTA_FULL)', async () => {
+    mockApi({
+      'POST /api/surveys': { status: 200, body: { id: EXP_ID, created: true } },
+      'POST /api/participants/assign-condition': {
+        status: 409,
+        body: { error: QUOTA_FULL_TEXT, code: 'QUOTA_FULL' },
+      },
+    });
+    setup();
+    await answerAll();
+    expect(await screen.findByRole('heading', { name: PLACES_TAKEN_TITLE })).toBeInTheDocument();
+    expect(screen.getByTestId('places-taken')).toHaveTextContent(QUOTA_FULL_TEXT);
+    expect(screen.queryByRole('button', { name: 'Submit Survey' })).toBeNull();
+    expect(sessionStorage.getItem('preSurveySubmitted')).toBeNull();
   });
 
   it('rejects an assignment reply without a condition', async () => {

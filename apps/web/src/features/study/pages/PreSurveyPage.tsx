@@ -7,6 +7,7 @@ import { Card } from '../../../components/Card';
 import { LikertScale } from '../../../components/LikertScale';
 import { StudyLayout } from '../../../components/StudyLayout';
 import { ApiError } from '../../../lib/api';
+import { PlacesTaken } from '../PlacesTaken';
 import { currentUser } from '../../../lib/session';
 import { ChoiceGroup } from '../ChoiceGroup';
 import { isCondition, readSession, removeSession, setFlag, writeSession } from '../study-storage';
@@ -78,6 +79,8 @@ export function PreSurveyPage() {
   const { baseline } = study;
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
+  // Every place open to the participant was taken at the assignment (409 QUOTA_FULL): a page of its own.
+  const [placesTaken, setPlacesTaken] = useState(false);
   const [busy, setBusy] = useState(false);
   const [doneFor, setDoneFor] = useState<string | null>(null);
   const complete = pre.questions.every((q) => !q.required || answers[q.key] !== undefined);
@@ -136,6 +139,10 @@ export function PreSurveyPage() {
         await bestEffort('journey', () => refreshJourney(experimentId));
         return;
       }
+      if (err instanceof ApiError && err.code === 'QUOTA_FULL') {
+        setPlacesTaken(true);
+        return;
+      }
       setError(
         err instanceof Error && err.message ? err.message : 'Submission or assignment failed. Please try again.',
       );
@@ -143,6 +150,7 @@ export function PreSurveyPage() {
     }
   }
 
+  if (placesTaken) return <PlacesTaken />;
   return (
     <StudyLayout title={pre.title}>
       <Card>
