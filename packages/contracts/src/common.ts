@@ -62,6 +62,10 @@ export const ErrorCode = z.enum([
   'STUDY_VERSION_PINNED',
   /** Every place open to the participant's stratum is taken (the experiment's quotas). */
   'QUOTA_FULL',
+  /** A follow-up wave's landing: the Prolific id did not finish the earlier wave. */
+  'NOT_IN_EARLIER_WAVE',
+  /** A follow-up wave's setting cannot change once real participants have joined. */
+  'WAVE_LOCKED',
   /** A revoked study login: it can no longer log in. */
   'LOGIN_REVOKED',
   'MESSAGE_TOO_LONG',

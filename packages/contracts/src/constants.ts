@@ -196,6 +196,10 @@ export const EXPERIMENT_CLOSED_TEXT =
 export const LOGIN_REVOKED_TEXT =
   'This study login has been withdrawn by the research team and can no longer be used. If you were taking part, please contact the research team through Prolific.';
 
+/** What a Prolific id that did not finish the earlier wave reads at a follow-up wave's landing (403 NOT_IN_EARLIER_WAVE). */
+export const NOT_IN_EARLIER_WAVE_TEXT =
+  'This follow-up study is only for people who took part in its first part, and your Prolific ID is not among them, so you cannot start it. Please return your submission on Prolific. Thank you for your interest.';
+
 /** What a participant reads when every place open to them is taken at the assignment (409 QUOTA_FULL). */
 export const QUOTA_FULL_TEXT =
   'Sorry, all places in this study have now been filled, so you cannot continue. Please return your submission on Prolific. Thank you for your time.';

@@ -10,6 +10,7 @@ import {
   healthRoutes,
   journeyRoutes,
   memberRoutes,
+  waveRoutes,
   monitorRoutes,
   participantRoutes,
   pilotRoutes,
@@ -43,6 +44,7 @@ const routeGroups = {
   prolificJoin: prolificJoinRoutes,
   pilot: pilotRoutes,
   members: memberRoutes,
+  waves: waveRoutes,
 } as const;
 
 describe('endpoints', () => {

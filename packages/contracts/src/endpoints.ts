@@ -21,6 +21,7 @@ import type { flowRoutes } from './flow-journey.js';
 import type { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import type { pilotRoutes } from './pilot.js';
 import type { memberRoutes } from './members.js';
+import type { waveRoutes } from './waves.js';
 
 export interface Endpoint<R extends RouteDef> {
   method: R['method'];
@@ -53,6 +54,7 @@ type R = typeof prolificRoutes;
 type RJ = typeof prolificJoinRoutes;
 type X = typeof pilotRoutes;
 type Mem = typeof memberRoutes;
+type Wave = typeof waveRoutes;
 
 export const endpoints = {
   auth: {
@@ -197,5 +199,11 @@ export const endpoints = {
     add: endpoint<Mem['add']>('POST', '/api/experiments/:id/members'),
     setRole: endpoint<Mem['setRole']>('PUT', '/api/experiments/:id/members/:userId'),
     remove: endpoint<Mem['remove']>('DELETE', '/api/experiments/:id/members/:userId'),
+  },
+  waves: {
+    setting: endpoint<Wave['setting']>('GET', '/api/experiments/:id/wave'),
+    setSetting: endpoint<Wave['setSetting']>('PUT', '/api/experiments/:id/wave'),
+    group: endpoint<Wave['group']>('GET', '/api/experiments/:id/prolific/participant-group'),
+    makeGroup: endpoint<Wave['makeGroup']>('POST', '/api/experiments/:id/prolific/participant-group'),
   },
 };

@@ -430,6 +430,26 @@ export interface ExperimentMembersTable {
   created_at: DbTimestamp;
 }
 
+/** Follow-up waves (docs/decisions/0091): the experiment follows another (its wave 1). */
+export interface ExperimentWavesTable {
+  experiment_id: string;
+  follows_experiment_id: string;
+  set_by: string | null;
+  set_at: DbTimestamp;
+}
+
+/** The Prolific participant group made from an experiment's completers (docs/decisions/0091). */
+export interface ProlificParticipantGroupsTable {
+  experiment_id: string;
+  /** Prolific's id; null while the group is being made. */
+  group_id: string | null;
+  name: string;
+  workspace_id: string;
+  participants: ColumnType<number | string, number | undefined, number>;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+}
+
 export interface DB {
   llm_providers: LlmProvidersTable;
   llm_turns: LlmTurnsTable;
@@ -444,6 +464,8 @@ export interface DB {
   preview_links: PreviewLinksTable;
   pilot_runs: PilotRunsTable;
   experiment_members: ExperimentMembersTable;
+  experiment_waves: ExperimentWavesTable;
+  prolific_participant_groups: ProlificParticipantGroupsTable;
   study_versions: StudyVersionsTable;
   study_logins: StudyLoginsTable;
   assignments: AssignmentsTable;
