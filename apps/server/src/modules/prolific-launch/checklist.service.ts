@@ -98,7 +98,7 @@ export async function computeChecklist(ctx: LaunchContext, experimentId: string)
       detail:
         experiment.state === 'open'
           ? 'The experiment admits participants.'
-          : `The experiment is ${experiment.state}: open it (Lifecycle card) so participants can join.`,
+          : `The experiment is ${experiment.state}: open it in the “Status” card so participants can join.`,
     },
     {
       key: 'codes',
@@ -107,14 +107,14 @@ export async function computeChecklist(ctx: LaunchContext, experimentId: string)
       detail:
         missing.length === 0
           ? `All ${pathways.length} pathways have a code.`
-          : `No code for ${missing.map((p) => `“${p.label}”`).join(', ')}: set them in the completion codes card.`,
+          : `No code for ${missing.map((p) => `“${p.label}”`).join(', ')}: set them with “Edit” (completion codes).`,
     },
     {
       key: 'model',
       label: 'Model checked',
       ok: model?.ok === true,
       detail: !model
-        ? 'The AI model has not been checked since the server started: run the model check (AI model page).'
+        ? 'The AI model has not been checked since the server started: run the check in the “AI model” card.'
         : model.ok
           ? `The model check passed (${model.provider}, ${model.model}) at ${model.at}.${model.provider === 'scripted' ? ' It is the scripted offline model: no real AI model answers.' : ''}`
           : 'The last model check failed: fix the model settings and run the check again.',
@@ -126,7 +126,7 @@ export async function computeChecklist(ctx: LaunchContext, experimentId: string)
       detail:
         walked.previews + walked.pilots > 0
           ? `${walked.previews} preview link(s) used, ${walked.pilots} pilot run(s).`
-          : 'Nobody walked the study yet: open a preview as participant or run a pilot.',
+          : 'Nobody walked the study yet: open a link from “Preview as Participant” or run a pilot.',
     },
     {
       key: 'budget',
@@ -135,7 +135,7 @@ export async function computeChecklist(ctx: LaunchContext, experimentId: string)
       detail:
         budget !== null && budget > 0
           ? `Spending limit: $${budget}${own === null ? ' (the server’s default)' : ''}.`
-          : 'No chat budget: set one in the chat limits card so the spend is capped.',
+          : 'No chat budget: set one in “Chat limits and budget” so the spend is capped.',
     },
     {
       key: 'draft',
