@@ -60,7 +60,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeProlific(options: { token?: string } = {}): Promise<FakeProlific> {
+export async function startFakeProlific(options: { token?: string; port?: number } = {}): Promise<FakeProlific> {
   const sockets = new Set<Socket>();
   const fake: FakeProlific = {
     url: '',
@@ -149,7 +149,7 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
     new Promise<void>((resolve) => {

@@ -117,3 +117,14 @@ export async function moveLaunch(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Removes a draft launch whose study is no longer the experiment's link; false when another request did first. */
+export async function dropUnlinkedDraft(db: Kysely<DB>, experimentId: string, studyId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('prolific_launches')
+    .where('experiment_id', '=', experimentId)
+    .where('state', '=', 'draft')
+    .where('study_id', '=', studyId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

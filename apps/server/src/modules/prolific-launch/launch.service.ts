@@ -1,10 +1,17 @@
 import { CREDENTIAL_BATCH_MAX, type ProlificLaunch, type ProlificLaunchBody } from '@studychat/contracts';
 import { AppError } from '../../lib/errors.js';
 import { generateCredentials } from '../experiments/credentials.service.js';
-import { asAppError, clientOf, setProlificStudyLink } from '../prolific/prolific.service.js';
+import { asAppError, clientOf, linkedStudyIdOf, setProlificStudyLink } from '../prolific/prolific.service.js';
 import { createCredentialPool, createDraftStudy, publishStudy, type DraftStudy } from '../prolific/prolific-studies.js';
 import { computeChecklist, launchFacts, launchOf, type LaunchContext } from './checklist.service.js';
-import { claimLaunch, moveLaunch, readLaunch, recordDraft, releaseLaunch } from './launch.repository.js';
+import {
+  claimLaunch,
+  dropUnlinkedDraft,
+  moveLaunch,
+  readLaunch,
+  recordDraft,
+  releaseLaunch,
+} from './launch.repository.js';
 
 // Launching an experiment on Prolific (docs/decisions/0090-prolific-launch.md): a draft study made from the
 // experiment, claimed in the database first (two launches at once make one study; a second is refused), then
@@ -56,7 +63,11 @@ export async function launchOnProlific(
     );
   }
   if (facts.launch) {
-    throw new AppError(409, 'CONFLICT', 'This experiment was already launched on Prolific.');
+    // A draft the researcher unlinked (deleted on Prolific, say) may be replaced; anything else is refused.
+    const unlinkedDraft = facts.launch.state === 'draft' && (await linkedStudyIdOf(deps, experimentId)) === null;
+    if (!unlinkedDraft || !(await dropUnlinkedDraft(db, experimentId, facts.launch.study_id ?? ''))) {
+      throw new AppError(409, 'CONFLICT', 'This experiment was already launched on Prolific.');
+    }
   }
   const client = await clientOf(ctx.runtime);
   if (!client) throw notConfigured();

@@ -158,6 +158,13 @@ describe.each(TEST_DIALECTS)('launching on Prolific on %s', (dialect) => {
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'CONFLICT' });
     expect(studyCalls()).toHaveLength(1);
+    // Linked to another study by hand: still refused. Unlinked (the draft deleted on Prolific): a new draft.
+    expectJson(await send(t, admin, 'PUT', `/api/experiments/${id}/prolific-study`, { studyId: 'elsewhere1' }), 200);
+    expect((await launch(id)).statusCode).toBe(409);
+    expectJson(await send(t, admin, 'PUT', `/api/experiments/${id}/prolific-study`, { studyId: null }), 200);
+    const [c, d] = await Promise.all([launch(id), launch(id)]);
+    expect([c.statusCode, d.statusCode].sort()).toEqual([200, 409]);
+    expect(studyCalls()).toHaveLength(2);
   });
 
   it('releases the claim when Prolific refuses, so the researcher can launch again', async () => {

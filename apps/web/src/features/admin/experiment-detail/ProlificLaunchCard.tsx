@@ -15,7 +15,7 @@ type Choice = 'completed:AUTOMATICALLY_APPROVE' | 'completed:MANUALLY_REVIEW' | 
 const CHOICES: { value: Choice; label: string }[] = [
   { value: 'completed:MANUALLY_REVIEW', label: 'Completed: review manually' },
   { value: 'completed:AUTOMATICALLY_APPROVE', label: 'Completed: approve automatically' },
-  { value: 'screened_out:MANUALLY_REVIEW', label: 'Screened out: its own code, review manually' },
+  { value: 'screened_out:MANUALLY_REVIEW', label: 'Screened out: review manually' },
 ];
 const DEVICE_LABELS: Record<(typeof PROLIFIC_DEVICES)[number], string> = {
   desktop: 'Desktop',
@@ -211,10 +211,10 @@ function LaunchForm(props: { experimentId: string; checklist: ProlificChecklist;
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-slate-800">What Prolific does with each pathway&apos;s code</legend>
         {checklist.pathways.map((p) => (
-          <label key={p.key} className="flex flex-col text-sm font-medium text-slate-900">
+          <label key={p.key} className="flex min-w-0 flex-col text-sm font-medium text-slate-900">
             {p.label} ({p.code ?? 'no code yet'})
             <select
-              className="mt-1 min-h-11 rounded-lg border border-slate-300 px-3"
+              className="mt-1 min-h-11 w-full max-w-md rounded-lg border border-slate-300 px-3"
               value={choices[p.key] ?? 'completed:MANUALLY_REVIEW'}
               onChange={(e) => setChoices({ ...choices, [p.key]: e.target.value as Choice })}
             >
