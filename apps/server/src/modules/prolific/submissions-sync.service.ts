@@ -13,6 +13,9 @@ import {
 // (the client follows the next links and waits out 429), each matched to a participant of this experiment by PID
 // and SESSION_ID as the webhooks match them, its status stored unless a later one is.
 
+/** Pages read at most (20 submissions a page by Prolific's default): 20,000 submissions. */
+const SYNC_MAX_PAGES = 1_000;
+
 export async function syncSubmissions(runtime: ProlificRuntime, experimentId: string): Promise<ProlificSyncReply> {
   const { deps } = runtime;
   const { db } = deps.database;
@@ -33,7 +36,7 @@ export async function syncSubmissions(runtime: ProlificRuntime, experimentId: st
   const readAt = deps.clock().toISOString();
   let submissions;
   try {
-    submissions = await client.listSubmissions(link.study_id);
+    submissions = await client.listSubmissions(link.study_id, SYNC_MAX_PAGES);
   } catch (error) {
     throw asAppError(error);
   }
