@@ -273,7 +273,16 @@ describe.each(TEST_DIALECTS)('launching on Prolific on %s', (dialect) => {
     expectJson(await launch(id), 200);
     const studyId = fake.studies.at(-1)?.id ?? '';
     const db = t.database.db;
-    const statuses = ['ACTIVE', 'AWAITING REVIEW', 'APPROVED', 'RETURNED', 'TIMED-OUT', 'REJECTED', 'AWAITING REVIEW'];
+    const statuses = [
+      'ACTIVE',
+      'AWAITING REVIEW',
+      'APPROVED',
+      'RETURNED',
+      'TIMED-OUT',
+      'REJECTED',
+      'AWAITING REVIEW',
+      'AWAITING REVIEW',
+    ];
     const participants: { assignmentId: string; submissionId: string }[] = [];
     for (const [i, status] of statuses.entries()) {
       const user = await insertUserRow(db);
@@ -291,20 +300,23 @@ describe.each(TEST_DIALECTS)('launching on Prolific on %s', (dialect) => {
     // Someone else's submission (no participant here) and another study's.
     fake.submissions.push({ id: 'SUBSTRANGER1', participant_id: 'PIDSTRANGER', study_id: studyId, status: 'ACTIVE' });
     fake.submissions.push({ id: 'SUBOTHER1', participant_id: 'PIDOTHER', study_id: 'otherstudy', status: 'ACTIVE' });
-    // A webhook stamped after the sync already said approved for the last one: the older list does not undo it.
-    const last = participants.at(-1);
-    const later = new Date(t.clock.now.getTime() + 60_000).toISOString();
-    await db
-      .insertInto('prolific_submissions')
-      .values({
-        assignment_id: last?.assignmentId ?? '',
-        submission_id: last?.submissionId ?? '',
-        status: 'approved',
-        status_at: later,
-        updated_at: later,
-      })
-      .execute();
-
+    // A webhook stamped after the read already said approved for one; the bulk approval claimed another (approved,
+    // stamped earlier): the list, still saying awaiting review, undoes neither.
+    const stamp = async (p: (typeof participants)[number] | undefined, offsetMs: number) => {
+      const at = new Date(t.clock.now.getTime() + offsetMs).toISOString();
+      await db
+        .insertInto('prolific_submissions')
+        .values({
+          assignment_id: p?.assignmentId ?? '',
+          submission_id: p?.submissionId ?? '',
+          status: 'approved',
+          status_at: at,
+          updated_at: at,
+        })
+        .execute();
+    };
+    await stamp(participants.at(-2), 60_000);
+    await stamp(participants.at(-1), -60_000);
     fake.pageSize = 3;
     fake.failures.push({ status: 429, retryAfter: '4' });
     const before = t.clock.now.getTime();
@@ -315,11 +327,11 @@ describe.each(TEST_DIALECTS)('launching on Prolific on %s', (dialect) => {
     expect(t.clock.now.getTime() - before).toBeGreaterThanOrEqual(4000);
     const pages = fake.requests.filter((r) => r.path.startsWith('/api/v1/submissions/'));
     expect(pages.map((p) => new URL(p.path, fake.url).searchParams.get('page') ?? '1')).toEqual(['1', '1', '2', '3']);
-    expect(reply).toMatchObject({ read: 8, matched: 7, unmatched: 1 });
+    expect(reply).toMatchObject({ read: 9, matched: 8, unmatched: 1 });
     expect(reply.counts).toEqual({
       active: 1,
       awaiting_review: 1,
-      approved: 2,
+      approved: 3,
       returned: 1,
       timed_out: 1,
       rejected: 1,
@@ -342,6 +354,7 @@ describe.each(TEST_DIALECTS)('launching on Prolific on %s', (dialect) => {
       'returned',
       'timed_out',
       'rejected',
+      'approved',
       'approved',
     ]);
     expect(participants.map((p) => byAssignment.get(p.assignmentId)?.submission_id)).toEqual(
