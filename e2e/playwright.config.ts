@@ -3,6 +3,11 @@ import { defineConfig, devices } from '@playwright/test';
 // The real server on a temporary data folder (SQLite, scripted model), serving the built web app.
 // Run `npm run build` first (the root `test:e2e` script does).
 const port = Number(process.env.E2E_PORT ?? 4173);
+/**
+ * Where the test server finds "Prolific": a closed port, except while the launch spec's fake Prolific listens on it
+ * (tests/prolific-launch.spec.ts), so nothing ever leaves this machine.
+ */
+export const FAKE_PROLIFIC_PORT = port + 20_000;
 export const ADMIN_EMAIL = 'admin@e2e.test';
 export const ADMIN_PASSWORD = 'e2e-admin-password-123';
 
@@ -56,8 +61,9 @@ export default defineConfig({
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       LLM_PROVIDER: 'scripted',
-      // Never Prolific itself: a closed port here, so a token set by a test reaches nothing (decision 0083).
-      PROLIFIC_API_URL: 'http://127.0.0.1:1',
+      // Never Prolific itself: a closed port here, so a token set by a test reaches nothing (decision 0083), except
+      // the fake Prolific the launch spec starts on it while it runs (decision 0090).
+      PROLIFIC_API_URL: `http://127.0.0.1:${FAKE_PROLIFIC_PORT}`,
     },
   },
 });

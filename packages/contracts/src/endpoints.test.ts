@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prolificJoinRoutes, prolificRoutes } from './prolific.js';
+import { prolificLaunchRoutes } from './prolific-launch.js';
 import {
   adminRoutes,
   authRoutes,
@@ -42,6 +43,7 @@ const routeGroups = {
   providerHealth: providerHealthRoutes,
   prolific: prolificRoutes,
   prolificJoin: prolificJoinRoutes,
+  prolificLaunch: prolificLaunchRoutes,
   pilot: pilotRoutes,
   members: memberRoutes,
   waves: waveRoutes,

@@ -19,6 +19,7 @@ import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
 import type { prolificJoinRoutes, prolificRoutes } from './prolific.js';
+import type { prolificLaunchRoutes } from './prolific-launch.js';
 import type { pilotRoutes } from './pilot.js';
 import type { memberRoutes } from './members.js';
 import type { waveRoutes } from './waves.js';
@@ -52,6 +53,7 @@ type F = typeof flowRoutes;
 type Staff = typeof staffRoutes;
 type R = typeof prolificRoutes;
 type RJ = typeof prolificJoinRoutes;
+type RL = typeof prolificLaunchRoutes;
 type X = typeof pilotRoutes;
 type Mem = typeof memberRoutes;
 type Wave = typeof waveRoutes;
@@ -184,6 +186,12 @@ export const endpoints = {
     setting: endpoint<RJ['setting']>('GET', '/api/experiments/:id/prolific-link-join'),
     setSetting: endpoint<RJ['setSetting']>('PUT', '/api/experiments/:id/prolific-link-join'),
     join: endpoint<RJ['join']>('POST', '/api/prolific/join'),
+  },
+  prolificLaunch: {
+    checklist: endpoint<RL['checklist']>('GET', '/api/experiments/:id/prolific/checklist'),
+    launch: endpoint<RL['launch']>('POST', '/api/experiments/:id/prolific/launch'),
+    publish: endpoint<RL['publish']>('POST', '/api/experiments/:id/prolific/publish'),
+    sync: endpoint<RL['sync']>('POST', '/api/experiments/:id/prolific/sync'),
   },
   preview: {
     create: endpoint<W['create']>('POST', '/api/experiments/:id/previews'),

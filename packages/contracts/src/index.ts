@@ -25,6 +25,8 @@ export * from './pilot-personas.js';
 export * from './flow-journey.js';
 export * from './prolific.js';
 export * from './waves.js';
+export * from './prolific-launch.js';
+export * from './prolific-launch.constants.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

@@ -1,5 +1,6 @@
 // Web entry: everything the browser needs, with no zod at run time (zod alone is ~90 KB gzipped).
 export * from './constants.js';
+export * from './prolific-launch.constants.js';
 export { buildPath } from './route.js';
 export type * from './route.js';
 export { endpoints, type Endpoint } from './endpoints.js';
@@ -45,5 +46,6 @@ export type * from './pilot.js';
 export * from './pilot-personas.js';
 export type * from './flow-journey.js';
 export type * from './prolific.js';
+export type * from './prolific-launch.js';
 export type { Role } from './auth.js';
 export type * from './members.js';

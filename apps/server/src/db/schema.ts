@@ -407,6 +407,20 @@ export interface ProlificWebhookEventsTable {
   received_at: DbTimestamp;
 }
 
+/** An experiment's launch on Prolific (docs/decisions/0090): claimed before Prolific is called. */
+export interface ProlificLaunchesTable {
+  experiment_id: string;
+  /** creating | draft | publishing | published */
+  state: string;
+  study_id: string | null;
+  study_url: string | null;
+  credentials: ColumnType<number, number | undefined, number>;
+  launched_by: string | null;
+  launched_at: DbTimestamp | null;
+  published_at: DbTimestamp | null;
+  updated_at: DbTimestamp;
+}
+
 /** A pilot run with simulated participants (issue 35): its report as JSON text. */
 export interface PilotRunsTable {
   id: string;
@@ -486,6 +500,7 @@ export interface DB {
   prolific_submissions: ProlificSubmissionsTable;
   prolific_completions: ProlificCompletionsTable;
   prolific_webhook_events: ProlificWebhookEventsTable;
+  prolific_launches: ProlificLaunchesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -550,6 +550,37 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 403, 403, 403, 403, 409],
     members: [409, 409, 403, 404],
   },
+  // Launching on Prolific (docs/decisions/0090): no token in the matrix's world, so the admin hears 409 and nothing
+  // is called; the checklist is read by staff.
+  'GET /api/experiments/:id/prolific/checklist': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/checklist` }),
+    expect: STAFF_READ,
+    members: [200, 200, 200, 404],
+  },
+  'POST /api/experiments/:id/prolific/launch': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/prolific/launch`,
+      body: {
+        places: 5,
+        rewardMinor: 100,
+        estimatedMinutes: 10,
+        devices: ['desktop'],
+        pathways: [{ pathway: 'complete', outcome: 'completed', action: 'MANUALLY_REVIEW' }],
+      },
+    }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
+  'POST /api/experiments/:id/prolific/publish': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/publish` }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
+  'POST /api/experiments/:id/prolific/sync': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/sync` }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
   'GET /api/experiments/:id/prolific-link-join': {
     request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific-link-join` }),
     expect: STAFF_READ,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { signWebhook } from '../../src/modules/prolific/webhook-signature.js';
+import { handleStudyRequest, type FakeStudyState } from './prolific-fake-studies.js';
 
 // A fake of Prolific's researcher API on 127.0.0.1, following its documentation as docs/decisions/0083 records
 // it: `Authorization: Token <token>` (401 otherwise), GET /api/v1/users/me/, GET /api/v1/submissions/?study=
@@ -28,7 +29,7 @@ export interface FakeFailure {
   retryAfter?: string;
 }
 
-export interface FakeProlific {
+export interface FakeProlific extends FakeStudyState {
   url: string;
   token: string;
   account: { id: string; email: string };
@@ -59,7 +60,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeProlific(options: { token?: string } = {}): Promise<FakeProlific> {
+export async function startFakeProlific(options: { token?: string; port?: number } = {}): Promise<FakeProlific> {
   const sockets = new Set<Socket>();
   const fake: FakeProlific = {
     url: '',
@@ -70,6 +71,8 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
     pageSize: 20,
     requests: [],
     failures: [],
+    studies: [],
+    credentialPools: [],
     close: async () => {},
   };
 
@@ -91,6 +94,7 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
       if (req.headers.authorization !== `Token ${fake.token}`) {
         return json(res, 401, { error: { detail: 'Invalid token.' } });
       }
+      if (handleStudyRequest(fake, req.method ?? '', url.pathname, body, res, json)) return;
       if (req.method === 'GET' && url.pathname === '/api/v1/users/me/') {
         return json(res, 200, { ...fake.account, first_name: 'Fake', last_name: 'Researcher' });
       }
@@ -145,7 +149,7 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
     new Promise<void>((resolve) => {

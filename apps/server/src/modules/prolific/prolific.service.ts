@@ -315,7 +315,17 @@ export async function receiveProlificWebhook(
 
 /** The assignment a submission belongs to: the PID's in a linked experiment whose SESSION_ID matches or is unknown. */
 async function matchSubmission(runtime: ProlificRuntime, pid: string, submissionId: string): Promise<string | null> {
-  const rows = await linkedAssignmentsOfPid(runtime.deps.database.db, pid);
+  return pickAssignment(await linkedAssignmentsOfPid(runtime.deps.database.db, pid), submissionId);
+}
+
+/**
+ * Of one PID's assignments, the one a submission belongs to: the one whose recorded SESSION_ID is the submission,
+ * else the only one with none recorded (the webhooks' rule, also the paged sync's: submissions-sync.service.ts).
+ */
+export function pickAssignment(
+  rows: readonly { id: string; session_id: string | null }[],
+  submissionId: string,
+): string | null {
   const exact = rows.filter((r) => r.session_id === submissionId);
   if (exact.length > 0) return exact.length === 1 ? (exact[0]?.id ?? null) : null;
   const open = rows.filter((r) => r.session_id === null);

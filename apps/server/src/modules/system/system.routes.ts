@@ -4,6 +4,7 @@ import type { AppContext } from '../../lib/context.js';
 import { route } from '../../lib/route.js';
 import { checkModel, createCheckModel } from '../../llm/model-check.js';
 import { budgetAlerts } from '../chat/chat-limits.service.js';
+import { recordModelCheck } from './model-check-record.js';
 
 /**
  * Which chat model answers (the admin area shows a banner when it is the scripted offline model),
@@ -19,5 +20,7 @@ export function registerSystemRoutes(app: FastifyInstance, ctx: AppContext): voi
     scripted: provider === 'scripted',
     budgetAlerts: await budgetAlerts(ctx.deps, ctx.config.chatLimits),
   }));
-  route(app, adminRoutes.modelCheck, admin, () => checkModel(createCheckModel(ctx.config.llm), ctx.config.llm));
+  route(app, adminRoutes.modelCheck, admin, async () =>
+    recordModelCheck(ctx.deps, await checkModel(createCheckModel(ctx.config.llm), ctx.config.llm)),
+  );
 }

@@ -12,6 +12,7 @@ import { CostEstimateCard } from './CostEstimateCard';
 import { ProlificStudyCard } from './ProlificStudyCard';
 import { ProlificLinkJoinCard } from './ProlificLinkJoinCard';
 import { ProlificReviewCard } from './ProlificReviewCard';
+import { ProlificLaunchCard } from './ProlificLaunchCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -83,6 +84,7 @@ export function ExperimentDetailPage() {
               <PreviewPanel experimentId={id} conditions={flowDefinition?.conditions} />
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
+              <ProlificLaunchCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
               <ModelCheckPanel />
@@ -138,6 +140,7 @@ export function ExperimentDetailPage() {
               <PreviewPanel experimentId={id} conditions={conditions} />
               <ChatLimitsCard experimentId={id} />
               <ProlificStudyCard experimentId={id} />
+              <ProlificLaunchCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
               <ModelCheckPanel />
