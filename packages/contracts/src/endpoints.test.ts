@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prolificJoinRoutes, prolificRoutes } from './prolific.js';
+import { prolificPayRoutes } from './prolific-pay.js';
 import {
   adminRoutes,
   authRoutes,
@@ -41,6 +42,7 @@ const routeGroups = {
   providerHealth: providerHealthRoutes,
   prolific: prolificRoutes,
   prolificJoin: prolificJoinRoutes,
+  prolificPay: prolificPayRoutes,
   pilot: pilotRoutes,
   members: memberRoutes,
 } as const;

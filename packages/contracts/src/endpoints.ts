@@ -19,6 +19,7 @@ import type { studyRoutes } from './studies.js';
 import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
 import type { prolificJoinRoutes, prolificRoutes } from './prolific.js';
+import type { prolificPayRoutes } from './prolific-pay.js';
 import type { pilotRoutes } from './pilot.js';
 import type { memberRoutes } from './members.js';
 
@@ -51,6 +52,7 @@ type F = typeof flowRoutes;
 type Staff = typeof staffRoutes;
 type R = typeof prolificRoutes;
 type RJ = typeof prolificJoinRoutes;
+type RP = typeof prolificPayRoutes;
 type X = typeof pilotRoutes;
 type Mem = typeof memberRoutes;
 
@@ -177,6 +179,12 @@ export const endpoints = {
     setStudyLink: endpoint<R['setStudyLink']>('PUT', '/api/experiments/:id/prolific-study'),
     approve: endpoint<R['approve']>('POST', '/api/experiments/:id/prolific/approve'),
     webhook: endpoint<R['webhook']>('POST', '/api/prolific/webhooks'),
+  },
+  prolificPay: {
+    reject: endpoint<RP['reject']>('POST', '/api/experiments/:id/prolific/reject'),
+    bonuses: endpoint<RP['bonuses']>('GET', '/api/experiments/:id/prolific/bonuses'),
+    prepareBonus: endpoint<RP['prepareBonus']>('POST', '/api/experiments/:id/prolific/bonuses'),
+    payBonus: endpoint<RP['payBonus']>('POST', '/api/experiments/:id/prolific/bonuses/:batchId/pay'),
   },
   prolificJoin: {
     setting: endpoint<RJ['setting']>('GET', '/api/experiments/:id/prolific-link-join'),

@@ -24,6 +24,7 @@ export * from './pilot.js';
 export * from './pilot-personas.js';
 export * from './flow-journey.js';
 export * from './prolific.js';
+export * from './prolific-pay.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

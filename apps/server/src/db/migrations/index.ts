@@ -20,6 +20,7 @@ import * as prolific from './2026-11-30-40-prolific.js';
 import * as pilotRuns from './2026-11-30-50-pilot-runs.js';
 import * as prolificLinkJoin from './2026-12-01-10-prolific-link-join.js';
 import * as experimentMembers from './2026-12-01-20-experiment-members.js';
+import * as prolificBonuses from './2026-12-02-20-prolific-bonuses.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-50-pilot-runs': pilotRuns,
   '2026-12-01-10-prolific-link-join': prolificLinkJoin,
   '2026-12-01-20-experiment-members': experimentMembers,
+  '2026-12-02-20-prolific-bonuses': prolificBonuses,
 };
