@@ -12,6 +12,7 @@ import { CostEstimateCard } from './CostEstimateCard';
 import { ProlificStudyCard } from './ProlificStudyCard';
 import { ProlificLinkJoinCard } from './ProlificLinkJoinCard';
 import { ProlificReviewCard } from './ProlificReviewCard';
+import { ProlificBonusCard } from './ProlificBonusCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -85,6 +86,7 @@ export function ExperimentDetailPage() {
               <ProlificStudyCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
+              <ProlificBonusCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -140,6 +142,7 @@ export function ExperimentDetailPage() {
               <ProlificStudyCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
+              <ProlificBonusCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
