@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { Id, IdParams, Timestamp } from './common.js';
-import { LineText } from './text.js';
+import { FreeText, LineText } from './text.js';
 import {
   PATHWAYS,
   PROLIFIC_BONUS_STATUSES,
@@ -24,12 +24,9 @@ export const ProlificRejectBody = z
       .max(200)
       .refine((ids) => new Set(ids).size === ids.length, 'A Prolific id is listed twice'),
     category: z.enum(PROLIFIC_REJECTION_CATEGORIES),
-    message: z
-      .string()
-      .trim()
+    message: FreeText.trim()
       .min(PROLIFIC_REJECT_MESSAGE_MIN, `must be at least ${PROLIFIC_REJECT_MESSAGE_MIN} characters (Prolific's rule)`)
-      .max(PROLIFIC_REJECT_MESSAGE_MAX)
-      .refine((m) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(m), 'must not contain control characters'),
+      .max(PROLIFIC_REJECT_MESSAGE_MAX),
     confirm: z.literal(true, 'Confirm the rejection first'),
   })
   .strict();
@@ -43,16 +40,13 @@ export const ProlificRejectReply = z.object({
 export type ProlificRejectReply = z.infer<typeof ProlificRejectReply>;
 
 /** A bonus amount as the researcher types it, in the study's currency: "0.50", "2", "1.5". */
-export const BonusAmount = z
-  .string()
-  .trim()
-  .regex(/^\d{1,3}(\.\d{1,2})?$/, 'must be an amount such as 0.50');
+export const BonusAmount = LineText.trim().regex(/^\d{1,3}(\.\d{1,2})?$/, 'must be an amount such as 0.50');
 
 export const BonusSource = z.discriminatedUnion('kind', [
   /** Every participant of the experiment who finished on the pathway gets the amount. */
   z.object({ kind: z.literal('rule'), pathway: z.enum(PATHWAYS), amount: BonusAmount }).strict(),
   /** Lines of `<Prolific id>,<amount>`, as Prolific's own bonus upload. */
-  z.object({ kind: z.literal('csv'), csv: z.string().max(200_000) }).strict(),
+  z.object({ kind: z.literal('csv'), csv: FreeText.max(200_000) }).strict(),
 ]);
 export type BonusSource = z.infer<typeof BonusSource>;
 
@@ -138,4 +132,3 @@ export const prolificPayRoutes = {
     reply: BonusBatch,
   }),
 };
-

@@ -548,7 +548,11 @@ const MATRIX: Record<string, Row> = {
   'POST /api/experiments/:id/prolific/bonuses': {
     request: (w) => ({
       url: `/api/experiments/${w.experimentId}/prolific/bonuses`,
-      body: { idempotencyKey: 'matrix-key-0001', reason: 'r', source: { kind: 'rule', pathway: 'complete', amount: '1' } },
+      body: {
+        idempotencyKey: 'matrix-key-0001',
+        reason: 'r',
+        source: { kind: 'rule', pathway: 'complete', amount: '1' },
+      },
     }),
     expect: [401, 403, 403, 403, 403, 409],
     members: [409, 409, 403, 404],

@@ -108,7 +108,8 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
       const failure = at >= 0 ? fake.failures.splice(at, 1)[0] : undefined;
       if (failure?.afterWork) {
         const sink = { writeHead: () => sink, end: () => sink } as unknown as ServerResponse;
-        if (req.headers.authorization === `Token ${fake.token}`) handleBonus(fake, req.method, url.pathname, body, sink);
+        if (req.headers.authorization === `Token ${fake.token}`)
+          handleBonus(fake, req.method, url.pathname, body, sink);
       }
       if (failure) {
         const headers: Record<string, string> = failure.retryAfter ? { 'retry-after': failure.retryAfter } : {};

@@ -34,16 +34,14 @@ export async function up(db: Db): Promise<void> {
     .execute();
   await db.schema
     .createTable('prolific_bonus_lines')
-    .addColumn('batch_id', 'varchar(36)', (c) => c.notNull().references('prolific_bonus_batches.id').onDelete('cascade'))
+    .addColumn('batch_id', 'varchar(36)', (c) =>
+      c.notNull().references('prolific_bonus_batches.id').onDelete('cascade'),
+    )
     .addColumn('prolific_pid', 'varchar(64)', (c) => c.notNull())
     .addColumn('amount_cents', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('prolific_bonus_lines_pk', ['batch_id', 'prolific_pid'])
     .execute();
-  await db.schema
-    .createIndex('prolific_bonus_lines_pid')
-    .on('prolific_bonus_lines')
-    .column('prolific_pid')
-    .execute();
+  await db.schema.createIndex('prolific_bonus_lines_pid').on('prolific_bonus_lines').column('prolific_pid').execute();
 }
 
 export async function down(db: Db): Promise<void> {

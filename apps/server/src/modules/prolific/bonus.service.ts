@@ -98,7 +98,8 @@ async function linesFor(runtime: ProlificRuntime, experimentId: string, source: 
   const { db } = runtime.deps.database;
   if (source.kind === 'rule') {
     const cents = centsOf(source.amount);
-    if (cents === null) throw invalid([{ path: 'amount', message: 'is not a bonus amount' }], 'The amount is not valid.');
+    if (cents === null)
+      throw invalid([{ path: 'amount', message: 'is not a bonus amount' }], 'The amount is not valid.');
     const pids = await completersOf(db, experimentId, source.pathway);
     if (pids.length === 0) {
       throw invalid([{ path: 'pathway', message: 'no participant finished on it' }], 'Nobody to pay on that pathway.');
@@ -117,7 +118,10 @@ async function linesFor(runtime: ProlificRuntime, experimentId: string, source: 
   );
   for (const line of lines) {
     if (!known.has(line.prolificPid)) {
-      problems.push({ path: `line ${line.line}`, message: `${line.prolificPid} is not a participant of this experiment` });
+      problems.push({
+        path: `line ${line.line}`,
+        message: `${line.prolificPid} is not a participant of this experiment`,
+      });
     }
   }
   if (problems.length > 0) {
@@ -218,7 +222,10 @@ export async function payBonus(
       staleBefore: new Date(deps.clock().getTime() - STALE_SETTING_UP_MS).toISOString(),
       to: 'setting_up',
       at: now(),
-      set: { repeats_confirmed: toBool(batch.repeats_confirmed) || body.confirmRepeats === true, paid_by: input.userId },
+      set: {
+        repeats_confirmed: toBool(batch.repeats_confirmed) || body.confirmRepeats === true,
+        paid_by: input.userId,
+      },
     });
     if (!claimed) return one(runtime, await read());
     const csv = lines.map((l) => `${l.prolific_pid},${decimalOf(Number(l.amount_cents))}`).join('\n');

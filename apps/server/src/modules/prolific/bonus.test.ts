@@ -66,7 +66,11 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     await f.participant(id, { pathway: 'complete', status: 'rejected' });
     await f.participant(id, { pathway: 'complete', isTest: true });
     const k = key();
-    const body = { idempotencyKey: k, reason: 'Thanks for a thoughtful chat', source: { kind: 'rule', pathway: 'complete', amount: '0.5' } };
+    const body = {
+      idempotencyKey: k,
+      reason: 'Thanks for a thoughtful chat',
+      source: { kind: 'rule', pathway: 'complete', amount: '0.5' },
+    };
 
     const batch = expectJson<BonusBatch>(await prepare(id, body), 200);
     expect(batch.status).toBe('prepared');
@@ -76,7 +80,10 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     expect([batch.totalCents, batch.total]).toEqual([100, '1.00']);
     expect(fake.requests).toEqual([]);
     // The same key again (a double click on "Prepare"): the same batch, whatever the body says.
-    const again = expectJson<BonusBatch>(await prepare(id, { ...body, source: { kind: 'rule', pathway: 'ceiling', amount: '9' } }), 200);
+    const again = expectJson<BonusBatch>(
+      await prepare(id, { ...body, source: { kind: 'rule', pathway: 'ceiling', amount: '9' } }),
+      200,
+    );
     expect(again.id).toBe(batch.id);
     expect(again.totalCents).toBe(100);
 
@@ -84,7 +91,13 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     expect(paid.status).toBe('paid');
     expect(paid.prolificBulkId).toMatch(/^bulk/);
     expect(setUpsOf().map((r) => r.body)).toEqual([
-      { study_id: STUDY, csv_bonuses: [a.pid, b.pid].sort().map((pid) => `${pid},0.50`).join('\n') },
+      {
+        study_id: STUDY,
+        csv_bonuses: [a.pid, b.pid]
+          .sort()
+          .map((pid) => `${pid},0.50`)
+          .join('\n'),
+      },
     ]);
     expect(fake.paid.get(String(paid.prolificBulkId))).toBe(1);
 
@@ -99,10 +112,18 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
       expect.objectContaining({ batchId: batch.id, source: 'rule', lines: 2, totalCents: 100 }),
     ]);
     expect(await f.auditOf('prolific.bonus.pay', id)).toEqual([
-      expect.objectContaining({ batchId: batch.id, status: 'paid', totalCents: 100, prolificBulkId: paid.prolificBulkId }),
+      expect.objectContaining({
+        batchId: batch.id,
+        status: 'paid',
+        totalCents: 100,
+        prolificBulkId: paid.prolificBulkId,
+      }),
       expect.objectContaining({ batchId: batch.id, status: 'paid' }),
     ]);
-    const list = expectJson<{ batches: BonusBatch[] }>(await f.send('GET', `/api/experiments/${id}/prolific/bonuses`), 200);
+    const list = expectJson<{ batches: BonusBatch[] }>(
+      await f.send('GET', `/api/experiments/${id}/prolific/bonuses`),
+      200,
+    );
     expect(list.batches.map((x) => [x.id, x.status])).toEqual([[batch.id, 'paid']]);
   });
 
@@ -139,7 +160,9 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     ]);
     expect(reply.issues[0]?.message).toContain('not a participant of this experiment');
     expect(reply.issues[4]?.message).toContain('already on line 2');
-    expect(expectJson<{ batches: unknown[] }>(await f.send('GET', `/api/experiments/${id}/prolific/bonuses`), 200).batches).toEqual([]);
+    expect(
+      expectJson<{ batches: unknown[] }>(await f.send('GET', `/api/experiments/${id}/prolific/bonuses`), 200).batches,
+    ).toEqual([]);
 
     const good = `\uFEFFPID,amount\r\n${a.pid}, 1.5\r\n\r\n${b.pid},2\r\n`;
     const batch = expectJson<BonusBatch>(
@@ -154,9 +177,11 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     );
     expect(batch.total).toBe('3.50');
     const paid = expectJson<BonusBatch>(await pay(id, batch.id), 200);
-    expect(String((setUpsOf()[0]?.body as { csv_bonuses: string }).csv_bonuses).split('\n').sort()).toEqual(
-      [`${a.pid},1.50`, `${b.pid},2.00`].sort(),
-    );
+    expect(
+      String((setUpsOf()[0]?.body as { csv_bonuses: string }).csv_bonuses)
+        .split('\n')
+        .sort(),
+    ).toEqual([`${a.pid},1.50`, `${b.pid},2.00`].sort());
     expect(fake.paid.get(String(paid.prolificBulkId))).toBe(1);
   });
 
@@ -188,7 +213,11 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     const id = await f.linkedExperiment();
     await f.participant(id);
     const batch = expectJson<BonusBatch>(
-      await prepare(id, { idempotencyKey: key(), reason: 'r', source: { kind: 'rule', pathway: 'complete', amount: '0.25' } }),
+      await prepare(id, {
+        idempotencyKey: key(),
+        reason: 'r',
+        source: { kind: 'rule', pathway: 'complete', amount: '0.25' },
+      }),
       200,
     );
     fake.failures.push({ status: 503, path: '/api/v1/bulk-bonus-payments/' });
@@ -197,7 +226,10 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     expect(failed.error).toContain('check its bonuses page');
     const bulkId = fake.bonusSetUps.at(-1)?.id ?? '';
     expect(fake.paid.get(bulkId)).toBeUndefined();
-    const listed = expectJson<{ batches: BonusBatch[] }>(await f.send('GET', `/api/experiments/${id}/prolific/bonuses`), 200);
+    const listed = expectJson<{ batches: BonusBatch[] }>(
+      await f.send('GET', `/api/experiments/${id}/prolific/bonuses`),
+      200,
+    );
     expect(listed.batches[0]).toMatchObject({ status: 'failed', prolificBulkId: bulkId });
 
     // A plain retry (a double click, a reload) is refused and calls nothing.
@@ -222,7 +254,11 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     await f.participant(id);
     const prep = async () =>
       expectJson<BonusBatch>(
-        await prepare(id, { idempotencyKey: key(), reason: 'r', source: { kind: 'rule', pathway: 'complete', amount: '1' } }),
+        await prepare(id, {
+          idempotencyKey: key(),
+          reason: 'r',
+          source: { kind: 'rule', pathway: 'complete', amount: '1' },
+        }),
         200,
       );
     const refused = await prep();
@@ -249,7 +285,11 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     const id = await f.linkedExperiment();
     await f.participant(id);
     const batch = expectJson<BonusBatch>(
-      await prepare(id, { idempotencyKey: key(), reason: 'r', source: { kind: 'rule', pathway: 'complete', amount: '1' } }),
+      await prepare(id, {
+        idempotencyKey: key(),
+        reason: 'r',
+        source: { kind: 'rule', pathway: 'complete', amount: '1' },
+      }),
       200,
     );
     fake.failures.push({ status: 429, retryAfter: '3', path: BONUS_SETUP });
@@ -277,7 +317,10 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     const refused = expectJson<{ code: string; issues: { path: string }[] }>(await pay(id, second.id), 409);
     expect(refused).toMatchObject({ code: 'BONUS_REPEAT_UNCONFIRMED', issues: [{ path: a.pid }] });
     expect(setUpsOf()).toHaveLength(1);
-    const listed = expectJson<{ batches: BonusBatch[] }>(await f.send('GET', `/api/experiments/${id}/prolific/bonuses`), 200);
+    const listed = expectJson<{ batches: BonusBatch[] }>(
+      await f.send('GET', `/api/experiments/${id}/prolific/bonuses`),
+      200,
+    );
     expect(listed.batches.find((x) => x.id === second.id)?.lines[0]?.alreadyBonused).toBe(true);
     expect(expectJson<BonusBatch>(await pay(id, second.id, { confirmRepeats: true }), 200).status).toBe('paid');
   });
@@ -286,7 +329,11 @@ describe.each(TEST_DIALECTS)('bonuses on %s', (dialect) => {
     const id = await f.linkedExperiment();
     await f.participant(id);
     const batch = expectJson<BonusBatch>(
-      await prepare(id, { idempotencyKey: key(), reason: 'r', source: { kind: 'rule', pathway: 'complete', amount: '1' } }),
+      await prepare(id, {
+        idempotencyKey: key(),
+        reason: 'r',
+        source: { kind: 'rule', pathway: 'complete', amount: '1' },
+      }),
       200,
     );
     const other = await f.linkedExperiment();

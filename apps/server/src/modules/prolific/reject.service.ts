@@ -32,10 +32,12 @@ export async function rejectSubmissions(
     });
   }
   const submissions = new Map(
-    (await submissionsOf(
-      db,
-      participants.map((p) => p.id),
-    )).map((s) => [s.assignment_id, s]),
+    (
+      await submissionsOf(
+        db,
+        participants.map((p) => p.id),
+      )
+    ).map((s) => [s.assignment_id, s]),
   );
   const problems: { path: string; message: string }[] = [];
   for (const pid of body.prolificPids) {
@@ -48,13 +50,9 @@ export async function rejectSubmissions(
     }
   }
   if (problems.length > 0) {
-    throw new AppError(
-      409,
-      'PROLIFIC_NOT_REVIEWABLE',
-      'Only submissions awaiting review can be rejected.',
-      undefined,
-      { issues: problems },
-    );
+    throw new AppError(409, 'PROLIFIC_NOT_REVIEWABLE', 'Only submissions awaiting review can be rejected.', undefined, {
+      issues: problems,
+    });
   }
 
   const at = () => deps.clock().toISOString();
@@ -74,7 +72,8 @@ export async function rejectSubmissions(
       failed.push({ prolificPid: pid, error: 'is already being reviewed by another request' });
       continue;
     }
-    const submissionId = claimed.find((c) => c.assignment_id === participant.id)?.submission_id ?? participant.session_id;
+    const submissionId =
+      claimed.find((c) => c.assignment_id === participant.id)?.submission_id ?? participant.session_id;
     try {
       if (!submissionId) throw new ProlificError('rejected', 'No submission id is known');
       if (lastError?.kind === 'unauthorized') throw lastError;

@@ -111,8 +111,16 @@ describe.each(TEST_DIALECTS)('rejecting on %s', (dialect) => {
     const other = await f.linkedExperiment();
     const mine = await f.participant(id);
     const theirs = await f.participant(other);
-    const body = (pids: string[]) => ({ prolificPids: pids, category: 'FAILED_CHECK', message: MESSAGE, confirm: true });
-    const notMine = expectJson<{ code: string; issues: { path: string }[] }>(await reject(id, body([mine.pid, theirs.pid])), 404);
+    const body = (pids: string[]) => ({
+      prolificPids: pids,
+      category: 'FAILED_CHECK',
+      message: MESSAGE,
+      confirm: true,
+    });
+    const notMine = expectJson<{ code: string; issues: { path: string }[] }>(
+      await reject(id, body([mine.pid, theirs.pid])),
+      404,
+    );
     expect(notMine).toMatchObject({ code: 'NOT_FOUND', issues: [{ path: theirs.pid }] });
     expect((await reject(randomUUID(), body([mine.pid]))).statusCode).toBe(404);
     const unlinked = await f.participant(id, { status: null });
@@ -134,7 +142,9 @@ describe.each(TEST_DIALECTS)('rejecting on %s', (dialect) => {
     const subs = [await f.participant(id), await f.participant(id)];
     const body = { prolificPids: subs.map((s) => s.pid), category: 'NO_CODE', message: MESSAGE, confirm: true };
     const replies = await Promise.all([reject(id, body), reject(id, body)]);
-    const rejected = replies.flatMap((r) => (r.statusCode === 200 ? (r.json() as { rejected: string[] }).rejected : []));
+    const rejected = replies.flatMap((r) =>
+      r.statusCode === 200 ? (r.json() as { rejected: string[] }).rejected : [],
+    );
     expect(rejected.sort()).toEqual(subs.map((s) => s.pid).sort());
     expect(transitions()).toHaveLength(2);
     expect(new Set(transitions().map((r) => r.path)).size).toBe(2);

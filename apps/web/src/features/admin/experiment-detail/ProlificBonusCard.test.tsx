@@ -43,7 +43,8 @@ describe('ProlificBonusCard', () => {
     const calls = mockFetch({
       [`GET ${LIST}`]: () => json(200, { batches: [] }),
       [`POST ${LIST}`]: () => json(200, batch()),
-      [`POST ${PAY}`]: () => json(200, batch({ status: 'paid', prolificBulkId: 'bulk1', prolificTotal: '1.33', prolificFees: '0.33' })),
+      [`POST ${PAY}`]: () =>
+        json(200, batch({ status: 'paid', prolificBulkId: 'bulk1', prolificTotal: '1.33', prolificFees: '0.33' })),
     });
     const user = userEvent.setup();
     renderPage(<ProlificBonusCard experimentId={ID} />, { path: '/x', route: '/x' });
@@ -97,7 +98,9 @@ describe('ProlificBonusCard', () => {
     expect(keys).toHaveLength(3);
     expect(keys[0]).toBe(keys[1]);
     expect(keys[2]).not.toBe(keys[0]);
-    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toMatchObject({ source: { kind: 'csv', csv: 'PIDA,1\nPIDX,20' } });
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toMatchObject({
+      source: { kind: 'csv', csv: 'PIDA,1\nPIDX,20' },
+    });
   });
 
   it('a participant bonused before needs the box ticked; an unconfirmed payment needs the researcher’s check', async () => {
@@ -121,7 +124,9 @@ describe('ProlificBonusCard', () => {
     await user.click(screen.getByLabelText(/already has a bonus from another batch: pay them again/));
     expect(payButton).toBeEnabled();
     await user.click(payButton);
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Pay £1.00 to 1 participant' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Pay £1.00 to 1 participant' }),
+    );
     expect(await screen.findByText('Prolific failed (503). Prolific may or may not have paid.')).toBeInTheDocument();
     expect(calls.filter((c) => c.url === PAY).map((c) => c.body)).toEqual([{ confirmRepeats: true }]);
   });

@@ -43,10 +43,12 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
   const [confirmNotPaid, setConfirmNotPaid] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const key = useRef<string | null>(null);
-  const edited = <T,>(set: (v: T) => void) => (v: T) => {
-    key.current = null;
-    set(v);
-  };
+  const edited =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      key.current = null;
+      set(v);
+    };
 
   const list = useQuery({
     queryKey: ['prolific-bonuses', experimentId],
@@ -99,9 +101,9 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Bonuses</h2>
       <p className="mt-2 text-sm text-slate-700">
-        Prepare bonuses from a rule or a list, check the lines and the total, then pay. Amounts are in the
-        study&apos;s currency (pounds unless your Prolific study says otherwise). Each prepared batch is paid once on
-        Prolific, whatever the clicks or retries.
+        Prepare bonuses from a rule or a list, check the lines and the total, then pay. Amounts are in the study&apos;s
+        currency (pounds unless your Prolific study says otherwise). Each prepared batch is paid once on Prolific,
+        whatever the clicks or retries.
       </p>
       <form className="mt-4 space-y-3" onSubmit={submit}>
         <TextField
@@ -114,12 +116,17 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
           <legend className="text-sm font-medium text-slate-900">Who gets a bonus</legend>
           <div className="mt-1 flex flex-wrap gap-4">
             <label className="flex min-h-11 items-center gap-2">
-              <input type="radio" name="bonus-kind" checked={kind === 'rule'} onChange={() => edited(setKind)('rule')} />
+              <input
+                type="radio"
+                name="bonus-kind"
+                checked={kind === 'rule'}
+                onChange={() => edited(setKind)('rule')}
+              />
               Everyone who finished on a pathway
             </label>
             <label className="flex min-h-11 items-center gap-2">
-              <input type="radio" name="bonus-kind" checked={kind === 'csv'} onChange={() => edited(setKind)('csv')} />
-              A list (Prolific id, amount)
+              <input type="radio" name="bonus-kind" checked={kind === 'csv'} onChange={() => edited(setKind)('csv')} />A
+              list (Prolific id, amount)
             </label>
           </div>
         </fieldset>

@@ -6,7 +6,8 @@ import { pidsOf, ProlificRejectPanel } from './ProlificRejectPanel';
 
 const ID = '77777777-7777-4777-8777-777777777777';
 const URL = `/api/experiments/${ID}/prolific/reject`;
-const MESSAGE = 'Your submission finished the whole study in under a minute, which is too little time to read the sections.';
+const MESSAGE =
+  'Your submission finished the whole study in under a minute, which is too little time to read the sections.';
 
 afterEach(() => {
   vi.unstubAllGlobals();

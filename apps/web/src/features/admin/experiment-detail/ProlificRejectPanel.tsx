@@ -37,7 +37,12 @@ export function ProlificRejectPanel({ experimentId }: { experimentId: string }) 
     mutationFn: () =>
       api(endpoints.prolificPay.reject, {
         params: { id: experimentId },
-        body: { prolificPids: pids, category: category as ProlificRejectionCategory, message: message.trim(), confirm: true },
+        body: {
+          prolificPids: pids,
+          category: category as ProlificRejectionCategory,
+          message: message.trim(),
+          confirm: true,
+        },
       }),
     onSettled: () => setConfirming(false),
   });
