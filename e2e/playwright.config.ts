@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test';
 // The real server on a temporary data folder (SQLite, scripted model), serving the built web app.
 // Run `npm run build` first (the root `test:e2e` script does).
 const port = Number(process.env.E2E_PORT ?? 4173);
+/** Where the server looks for Prolific: the fake of prolific-review-pay.spec.ts while it runs, else nothing. */
+export const PROLIFIC_FAKE_PORT = port + 10_000;
 export const ADMIN_EMAIL = 'admin@e2e.test';
 export const ADMIN_PASSWORD = 'e2e-admin-password-123';
 
@@ -56,8 +58,9 @@ export default defineConfig({
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       LLM_PROVIDER: 'scripted',
-      // Never Prolific itself: a closed port here, so a token set by a test reaches nothing (decision 0083).
-      PROLIFIC_API_URL: 'http://127.0.0.1:1',
+      // Never Prolific itself: a local port where nothing listens, so a token set by a test reaches nothing (decision
+      // 0083), except while prolific-review-pay.spec.ts runs the fake Prolific there (PROLIFIC_FAKE_PORT).
+      PROLIFIC_API_URL: `http://127.0.0.1:${PROLIFIC_FAKE_PORT}`,
     },
   },
 });

@@ -25,7 +25,7 @@ export class AdminApi {
     return { authorization: `Bearer ${this.token}` };
   }
 
-  async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown): Promise<T> {
+  async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, data?: unknown): Promise<T> {
     const res = await this.request.fetch(url, { method, headers: this.headers, data });
     if (!res.ok()) throw new Error(`${method} ${url} failed: ${res.status()} ${await res.text()}`);
     return (await res.json()) as T;

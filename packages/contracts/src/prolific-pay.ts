@@ -89,7 +89,7 @@ export const BonusBatch = z.object({
   total: z.string(),
   lines: z.array(BonusLine),
   prolificBulkId: z.string().nullable(),
-  /** What Prolific said the set-up costs, fees included, in the study's currency. */
+  /** What Prolific said the set-up costs (fees, and the total with them) as it answers them: in minor units (pence). */
   prolificFees: z.string().nullable(),
   prolificTotal: z.string().nullable(),
   lastError: z.string().nullable(),

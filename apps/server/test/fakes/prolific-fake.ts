@@ -78,7 +78,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeProlific(options: { token?: string } = {}): Promise<FakeProlific> {
+export async function startFakeProlific(options: { token?: string; port?: number } = {}): Promise<FakeProlific> {
   const sockets = new Set<Socket>();
   const fake: FakeProlific = {
     url: '',
@@ -174,7 +174,7 @@ export async function startFakeProlific(options: { token?: string } = {}): Promi
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
     new Promise<void>((resolve) => {
@@ -239,8 +239,9 @@ function handleBonus(
     }
     const id = `bulk${fake.bonusSetUps.length + 1}${Math.random().toString(36).slice(2, 10)}`;
     fake.bonusSetUps.push({ id, study_id: studyId, csv_bonuses: csv, amount });
-    const fees = Math.round(amount / 3);
-    json(res, 201, { id, study: studyId, amount, fees, total_amount: amount + fees });
+    // As documented: amounts in minor units (two bonuses of 4.25 answer amount 850, fees 283.34).
+    const fees = Math.round((amount / 3) * 100) / 100;
+    json(res, 201, { id, study: studyId, amount, fees, total_amount: amount + fees, vat: 0 });
     return true;
   }
   const pay = /^\/api\/v1\/bulk-bonus-payments\/([^/]+)\/pay\/$/.exec(path);
@@ -251,7 +252,7 @@ function handleBonus(
       return true;
     }
     fake.paid.set(id, (fake.paid.get(id) ?? 0) + 1);
-    json(res, 202, {});
+    json(res, 202, `Bulk bonus payment with ID ${id} is being processed asynchronously.`);
     return true;
   }
   return false;

@@ -39,12 +39,12 @@ afterEach(() => {
 });
 
 describe('ProlificBonusCard', () => {
-  it('prepares from a rule, shows the lines and total, and pays after “Pay £1.00 to 2 participants”', async () => {
+  it('prepares from a rule, shows the lines and total, and pays once after “Pay £1.00 to 2 participants”, double-clicked', async () => {
     const calls = mockFetch({
       [`GET ${LIST}`]: () => json(200, { batches: [] }),
       [`POST ${LIST}`]: () => json(200, batch()),
       [`POST ${PAY}`]: () =>
-        json(200, batch({ status: 'paid', prolificBulkId: 'bulk1', prolificTotal: '1.33', prolificFees: '0.33' })),
+        json(200, batch({ status: 'paid', prolificBulkId: 'bulk1', prolificTotal: '133.34', prolificFees: '33.34' })),
     });
     const user = userEvent.setup();
     renderPage(<ProlificBonusCard experimentId={ID} />, { path: '/x', route: '/x' });
@@ -64,8 +64,11 @@ describe('ProlificBonusCard', () => {
     await user.click(screen.getByRole('button', { name: 'Pay £1.00 to 2 participants…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Pay £1.00 to 2 participants?' });
     expect(calls.filter((c) => c.url === PAY)).toEqual([]);
-    await user.click(within(dialog).getByRole('button', { name: 'Pay £1.00 to 2 participants' }));
+    await user.dblClick(within(dialog).getByRole('button', { name: 'Pay £1.00 to 2 participants' }));
     expect(await screen.findByTestId('bonus-paid')).toHaveTextContent('Paid £1.00 to 2 participants on Prolific.');
+    expect(screen.getByTestId('bonus-prolific-figures')).toHaveTextContent(
+      'Prolific’s figures for the set-up: total £1.33, of which fees £0.33.'.replace('’', "'"),
+    );
     expect(calls.filter((c) => c.url === PAY).map((c) => c.body)).toEqual([{}]);
   });
 

@@ -16,6 +16,8 @@ export function newIdempotencyKey(): string {
   return `bonus-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** Prolific answers a set-up's amounts in minor units (850 for £8.50; fees may have fractions of a penny). */
+const pounds = (minor: string) => (Number.isFinite(Number(minor)) ? `£${(Number(minor) / 100).toFixed(2)}` : minor);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const STATUS_WORDS: Record<BonusBatch['status'], string> = {
   prepared: 'prepared, not paid',
@@ -43,6 +45,7 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
   const [confirmNotPaid, setConfirmNotPaid] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const key = useRef<string | null>(null);
+  const paying = useRef(false);
   const edited =
     <T,>(set: (v: T) => void) =>
     (v: T) => {
@@ -53,6 +56,9 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
   const list = useQuery({
     queryKey: ['prolific-bonuses', experimentId],
     queryFn: () => api(endpoints.prolificPay.bonuses, { params: { id: experimentId } }),
+    // A batch another request is setting up or paying: read it again until it settles.
+    refetchInterval: (query) =>
+      query.state.data?.batches.some((b) => b.status === 'setting_up' || b.status === 'paying') ? 2000 : false,
   });
   const prepare = useMutation({
     mutationFn: (idempotencyKey: string) =>
@@ -90,7 +96,10 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
     key.current ??= newIdempotencyKey();
     prepare.mutate(key.current);
   };
-  const shown = pay.data?.id === batch?.id ? (pay.data ?? batch) : batch;
+  // The freshest word on the prepared batch: its preparation, a pay reply, or the list read since.
+  const shown = [batch, pay.data, list.data?.batches.find((b) => b.id === batch?.id)]
+    .filter((b): b is BonusBatch => b !== undefined && b.id === batch?.id)
+    .reduce<BonusBatch | undefined>((best, b) => (!best || b.updatedAt >= best.updatedAt ? b : best), undefined);
   const repeats = shown?.lines.filter((l) => l.alreadyBonused).length ?? 0;
   const uncertain =
     shown?.status === 'failed' || (pay.error instanceof ApiError && pay.error.code === 'BONUS_PAY_UNCERTAIN');
@@ -200,9 +209,9 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
             </table>
           </div>
           {shown.prolificTotal && (
-            <p className="mt-2 text-sm text-slate-700">
-              As Prolific reported the set-up: {shown.prolificFees !== null ? `fees ${shown.prolificFees}, ` : ''}total{' '}
-              {shown.prolificTotal}.
+            <p className="mt-2 text-sm text-slate-700" data-testid="bonus-prolific-figures">
+              Prolific&apos;s figures for the set-up: total {pounds(shown.prolificTotal)}
+              {shown.prolificFees !== null ? `, of which fees ${pounds(shown.prolificFees)}` : ''}.
             </p>
           )}
           {shown.status === 'paid' ? (
@@ -262,7 +271,16 @@ export function ProlificBonusCard({ experimentId }: { experimentId: string }) {
             <Button variant="secondary" onClick={() => setConfirming(false)} disabled={pay.isPending}>
               Cancel
             </Button>
-            <Button onClick={() => pay.mutate(shown.id)} disabled={pay.isPending}>
+            <Button
+              onClick={() => {
+                // A double click lands twice before the button is disabled: the second is dropped here (and the
+                // server pays a batch once whatever arrives).
+                if (paying.current) return;
+                paying.current = true;
+                pay.mutate(shown.id, { onSettled: () => (paying.current = false) });
+              }}
+              disabled={pay.isPending}
+            >
               {pay.isPending ? 'Paying…' : payLabel}
             </Button>
           </div>
