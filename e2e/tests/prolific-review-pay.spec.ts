@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { GeneratedCredential, LoginResult } from '@studychat/contracts/web';
 import { startFakeProlific, webhook, type FakeProlific } from '../../apps/server/test/fakes/prolific-fake';
 import { PROLIFIC_FAKE_PORT } from '../playwright.config';
@@ -100,7 +100,7 @@ test('an admin rejects with a reason and pays bonuses once, on a laptop and a ph
 
 /** A study login that joins the experiment with a Prolific id (its assignment), as the landing would. */
 async function joinWithPid(
-  request: import('@playwright/test').APIRequestContext,
+  request: APIRequestContext,
   experimentId: string,
   credential: GeneratedCredential,
 ): Promise<string> {
