@@ -8,6 +8,8 @@ const port = Number(process.env.E2E_PORT ?? 4173);
  * (tests/prolific-launch.spec.ts), so nothing ever leaves this machine.
  */
 export const FAKE_PROLIFIC_PORT = port + 20_000;
+/** The same port, as prolific-review-pay.spec.ts names it: its fake Prolific listens there while it runs. */
+export const PROLIFIC_FAKE_PORT = FAKE_PROLIFIC_PORT;
 export const ADMIN_EMAIL = 'admin@e2e.test';
 export const ADMIN_PASSWORD = 'e2e-admin-password-123';
 

@@ -88,6 +88,16 @@ export const ErrorCode = z.enum([
   'PROLIFIC_NOT_FOUND',
   /** Prolific did not answer in time, or kept answering 429 or 5xx. */
   'PROLIFIC_UNAVAILABLE',
+  /** The experiment is not linked to a Prolific study (its Prolific study card). */
+  'PROLIFIC_STUDY_NOT_LINKED',
+  /** A participant whose submission is not known or not awaiting review: it cannot be rejected. */
+  'PROLIFIC_NOT_REVIEWABLE',
+  /** Bonus lines that cannot be paid (unknown Prolific id, bad amount, duplicate): listed in `issues`. */
+  'BONUS_LINES_INVALID',
+  /** Some Prolific ids already have a bonus in another batch: paying needs `confirmRepeats`. */
+  'BONUS_REPEAT_UNCONFIRMED',
+  /** The last pay call's outcome is unknown (Prolific failed or did not answer): paying again needs `confirmNotPaid`. */
+  'BONUS_PAY_UNCERTAIN',
   /** A webhook without a valid X-Prolific-Request-Signature. */
   'WEBHOOK_SIGNATURE_INVALID',
   'INTERNAL',

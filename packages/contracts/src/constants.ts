@@ -213,3 +213,45 @@ export const PROLIFIC_SUBMISSION_STATUSES = [
   'rejected',
   'other',
 ] as const;
+
+/**
+ * Prolific's rejection categories (`rejection_category` of a REJECT transition, docs/decisions/0089) with the
+ * words the researcher reads.
+ */
+export const PROLIFIC_REJECTION_CATEGORIES = [
+  'TOO_QUICKLY',
+  'TOO_SLOWLY',
+  'FAILED_INSTRUCTIONS',
+  'INCOMP_LONGITUDINAL',
+  'FAILED_CHECK',
+  'LOW_EFFORT',
+  'MALINGERING',
+  'NO_CODE',
+  'BAD_CODE',
+  'NO_DATA',
+  'UNSUPP_DEVICE',
+  'OTHER',
+] as const;
+export type ProlificRejectionCategory = (typeof PROLIFIC_REJECTION_CATEGORIES)[number];
+export const PROLIFIC_REJECTION_LABELS: Record<ProlificRejectionCategory, string> = {
+  TOO_QUICKLY: 'Completed too quickly',
+  TOO_SLOWLY: 'Completed too slowly',
+  FAILED_INSTRUCTIONS: 'Did not follow the instructions',
+  INCOMP_LONGITUDINAL: 'Did not complete a longitudinal study',
+  FAILED_CHECK: 'Failed an attention check',
+  LOW_EFFORT: 'Low effort',
+  MALINGERING: 'Malingering (answers not truthful)',
+  NO_CODE: 'No completion code entered',
+  BAD_CODE: 'Wrong completion code',
+  NO_DATA: 'No data received',
+  UNSUPP_DEVICE: 'Used an unsupported device',
+  OTHER: 'Other',
+};
+/** Prolific refuses a rejection whose message to the participant is shorter. */
+export const PROLIFIC_REJECT_MESSAGE_MIN = 100;
+export const PROLIFIC_REJECT_MESSAGE_MAX = 2000;
+/** A bonus batch's state in our ledger (docs/decisions/0089). */
+export const PROLIFIC_BONUS_STATUSES = ['prepared', 'setting_up', 'set_up', 'paying', 'paid', 'failed'] as const;
+/** The largest bonus one line may carry, in minor units (£100.00), and the most lines in one batch. */
+export const PROLIFIC_BONUS_MAX_CENTS = 10_000;
+export const PROLIFIC_BONUS_MAX_LINES = 2_000;

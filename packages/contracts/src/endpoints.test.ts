@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import { prolificLaunchRoutes } from './prolific-launch.js';
+import { prolificPayRoutes } from './prolific-pay.js';
 import {
   adminRoutes,
   authRoutes,
@@ -44,6 +45,7 @@ const routeGroups = {
   prolific: prolificRoutes,
   prolificJoin: prolificJoinRoutes,
   prolificLaunch: prolificLaunchRoutes,
+  prolificPay: prolificPayRoutes,
   pilot: pilotRoutes,
   members: memberRoutes,
   waves: waveRoutes,

@@ -20,6 +20,7 @@ import type { previewRoutes } from './preview.js';
 import type { flowRoutes } from './flow-journey.js';
 import type { prolificJoinRoutes, prolificRoutes } from './prolific.js';
 import type { prolificLaunchRoutes } from './prolific-launch.js';
+import type { prolificPayRoutes } from './prolific-pay.js';
 import type { pilotRoutes } from './pilot.js';
 import type { memberRoutes } from './members.js';
 import type { waveRoutes } from './waves.js';
@@ -54,6 +55,7 @@ type Staff = typeof staffRoutes;
 type R = typeof prolificRoutes;
 type RJ = typeof prolificJoinRoutes;
 type RL = typeof prolificLaunchRoutes;
+type RP = typeof prolificPayRoutes;
 type X = typeof pilotRoutes;
 type Mem = typeof memberRoutes;
 type Wave = typeof waveRoutes;
@@ -181,6 +183,12 @@ export const endpoints = {
     setStudyLink: endpoint<R['setStudyLink']>('PUT', '/api/experiments/:id/prolific-study'),
     approve: endpoint<R['approve']>('POST', '/api/experiments/:id/prolific/approve'),
     webhook: endpoint<R['webhook']>('POST', '/api/prolific/webhooks'),
+  },
+  prolificPay: {
+    reject: endpoint<RP['reject']>('POST', '/api/experiments/:id/prolific/reject'),
+    bonuses: endpoint<RP['bonuses']>('GET', '/api/experiments/:id/prolific/bonuses'),
+    prepareBonus: endpoint<RP['prepareBonus']>('POST', '/api/experiments/:id/prolific/bonuses'),
+    payBonus: endpoint<RP['payBonus']>('POST', '/api/experiments/:id/prolific/bonuses/:batchId/pay'),
   },
   prolificJoin: {
     setting: endpoint<RJ['setting']>('GET', '/api/experiments/:id/prolific-link-join'),

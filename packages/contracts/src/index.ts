@@ -27,6 +27,7 @@ export * from './prolific.js';
 export * from './waves.js';
 export * from './prolific-launch.js';
 export * from './prolific-launch.constants.js';
+export * from './prolific-pay.js';
 export * from './endpoints.js';
 export * from './study/index.js';
 export * from './chat-progress.js';

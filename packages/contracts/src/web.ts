@@ -27,6 +27,7 @@ export * from './chat-stream.js';
 export * from './chat-limits.js';
 export type * from './chat-settings.js';
 export type { CodeKey, Condition, ErrorCode, ErrorReply, JourneyStep, Pathway } from './common.js';
+export type { BonusBatch } from './prolific-pay.js';
 export type { LoginResult, TokenPayload } from './auth.js';
 export type { ReadyReply } from './health.js';
 export type * from './experiments.js';

@@ -421,6 +421,37 @@ export interface ProlificLaunchesTable {
   updated_at: DbTimestamp;
 }
 
+/** A batch of bonuses on Prolific (prolific module, docs/decisions/0089): one per idempotency key and experiment. */
+export interface ProlificBonusBatchesTable {
+  id: string;
+  experiment_id: string;
+  idempotency_key: string;
+  /** rule or csv */
+  source: string;
+  reason: string;
+  /** prepared, setting_up, set_up, paying, paid or failed (a pay whose outcome is unknown) */
+  status: string;
+  total_cents: number;
+  study_id: string;
+  prolific_bulk_id: string | null;
+  prolific_fees: string | null;
+  prolific_total: string | null;
+  repeats_confirmed: ColumnType<boolean | number, boolean | undefined, boolean>;
+  last_error: string | null;
+  created_by: string | null;
+  paid_by: string | null;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+  paid_at: DbTimestamp | null;
+}
+
+/** One Prolific id's bonus in a batch, in minor units (pence). */
+export interface ProlificBonusLinesTable {
+  batch_id: string;
+  prolific_pid: string;
+  amount_cents: number;
+}
+
 /** A pilot run with simulated participants (issue 35): its report as JSON text. */
 export interface PilotRunsTable {
   id: string;
@@ -501,6 +532,8 @@ export interface DB {
   prolific_completions: ProlificCompletionsTable;
   prolific_webhook_events: ProlificWebhookEventsTable;
   prolific_launches: ProlificLaunchesTable;
+  prolific_bonus_batches: ProlificBonusBatchesTable;
+  prolific_bonus_lines: ProlificBonusLinesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -550,6 +550,39 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 403, 403, 403, 403, 409],
     members: [409, 409, 403, 404],
   },
+  // Review and pay (docs/decisions/0089): admins (and a members-only experiment's editors). No token and no linked
+  // study in the matrix's world, so nothing calls Prolific: a rejection is told to set a token (409), a bonus to link
+  // the study (409), and a batch that does not exist is 404.
+  'POST /api/experiments/:id/prolific/reject': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/prolific/reject`,
+      body: { prolificPids: ['PIDA'], category: 'LOW_EFFORT', message: 'm'.repeat(100), confirm: true },
+    }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
+  'GET /api/experiments/:id/prolific/bonuses': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/bonuses` }),
+    expect: ADMIN_ONLY,
+    members: [200, 200, 403, 404],
+  },
+  'POST /api/experiments/:id/prolific/bonuses': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/prolific/bonuses`,
+      body: {
+        idempotencyKey: 'matrix-key-0001',
+        reason: 'r',
+        source: { kind: 'rule', pathway: 'complete', amount: '1' },
+      },
+    }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
+  'POST /api/experiments/:id/prolific/bonuses/:batchId/pay': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/bonuses/${NO_SUCH_ID}/pay`, body: {} }),
+    expect: [401, 403, 403, 403, 403, 404],
+    members: [404, 404, 403, 404],
+  },
   // Launching on Prolific (docs/decisions/0090): no token in the matrix's world, so the admin hears 409 and nothing
   // is called; the checklist is read by staff.
   'GET /api/experiments/:id/prolific/checklist': {

@@ -7,7 +7,11 @@ import { handleStudyRequest, type FakeStudyState } from './prolific-fake-studies
 // it: `Authorization: Token <token>` (401 otherwise), GET /api/v1/users/me/, GET /api/v1/submissions/?study=
 // paged with absolute `_links.next.href`, POST /api/v1/submissions/{id}/transition/ (404 for an unknown
 // submission, 400 for a code the study does not have), POST /api/v1/submissions/bulk-approve/ by submission ids,
-// and scripted failures (429 with Retry-After, 5xx).
+// and scripted failures (429 with Retry-After, 5xx), optionally only for one path.
+// Review and pay (docs/decisions/0089): the REJECT transition (a category from Prolific's list and a message of 100+
+// characters, only a submission awaiting review), bonus set-up (POST /api/v1/submissions/bonus-payments/ with
+// study_id and csv_bonuses) and its pay (POST /api/v1/bulk-bonus-payments/{id}/pay/), which, as Prolific documents,
+// is not idempotent: every pay call pays again, and `paid` counts them per bulk id.
 // `webhook()` builds a signed submission.status.change delivery the way Prolific sends one.
 
 export interface FakeSubmission {
@@ -27,6 +31,17 @@ export interface FakeProlificRequest {
 export interface FakeFailure {
   status: number;
   retryAfter?: string;
+  /** Only a request whose path starts with this (else the next request, whatever it is). */
+  path?: string;
+  /** Do the work first, then answer the failure (a pay that went through but whose answer was lost). */
+  afterWork?: boolean;
+}
+
+export interface FakeBonusSetUp {
+  id: string;
+  study_id: string;
+  csv_bonuses: string;
+  amount: number;
 }
 
 export interface FakeProlific extends FakeStudyState {
@@ -40,6 +55,10 @@ export interface FakeProlific extends FakeStudyState {
   requests: FakeProlificRequest[];
   /** Answered, in order, before any normal reply. */
   failures: FakeFailure[];
+  /** Every bonus set-up, in order. */
+  bonusSetUps: FakeBonusSetUp[];
+  /** How many times each bulk bonus id was paid (Prolific pays again on every call). */
+  paid: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -73,6 +92,8 @@ export async function startFakeProlific(options: { token?: string; port?: number
     failures: [],
     studies: [],
     credentialPools: [],
+    bonusSetUps: [],
+    paid: new Map(),
     close: async () => {},
   };
 
@@ -86,7 +107,13 @@ export async function startFakeProlific(options: { token?: string; port?: number
         authorization: req.headers.authorization,
         body,
       });
-      const failure = fake.failures.shift();
+      const at = fake.failures.findIndex((f) => f.path === undefined || url.pathname.startsWith(f.path));
+      const failure = at >= 0 ? fake.failures.splice(at, 1)[0] : undefined;
+      if (failure?.afterWork) {
+        const sink = { writeHead: () => sink, end: () => sink } as unknown as ServerResponse;
+        if (req.headers.authorization === `Token ${fake.token}`)
+          handleBonus(fake, req.method, url.pathname, body, sink);
+      }
       if (failure) {
         const headers: Record<string, string> = failure.retryAfter ? { 'retry-after': failure.retryAfter } : {};
         return json(res, failure.status, { error: { detail: 'scripted failure' } }, headers);
@@ -124,11 +151,13 @@ export async function startFakeProlific(options: { token?: string; port?: number
         }
         return json(res, 200, { detail: 'Bulk approve in progress' });
       }
+      if (handleBonus(fake, req.method, url.pathname, body, res)) return;
       const transition = /^\/api\/v1\/submissions\/([^/]+)\/transition\/$/.exec(url.pathname);
       if (req.method === 'POST' && transition) {
         const submission = fake.submissions.find((s) => s.id === decodeURIComponent(transition[1] ?? ''));
         if (!submission) return json(res, 404, { error: { detail: 'Not found.' } });
         const { action, completion_code: code } = (body ?? {}) as { action?: string; completion_code?: string };
+        if (action === 'REJECT') return reject(submission, body, res);
         const allowed = fake.codes.get(submission.study_id);
         if (action !== 'COMPLETE' || typeof code !== 'string' || (allowed && !allowed.includes(code))) {
           return json(res, 400, { error: { detail: 'Invalid completion code.' } });
@@ -157,6 +186,80 @@ export async function startFakeProlific(options: { token?: string; port?: number
       server.close(() => resolve());
     });
   return fake;
+}
+
+const REJECTION_CATEGORIES = new Set([
+  'TOO_QUICKLY',
+  'TOO_SLOWLY',
+  'FAILED_INSTRUCTIONS',
+  'INCOMP_LONGITUDINAL',
+  'FAILED_CHECK',
+  'LOW_EFFORT',
+  'MALINGERING',
+  'NO_CODE',
+  'BAD_CODE',
+  'NO_DATA',
+  'UNSUPP_DEVICE',
+  'OTHER',
+]);
+
+function reject(submission: FakeSubmission, body: unknown, res: ServerResponse): void {
+  const { message, rejection_category: category } = (body ?? {}) as { message?: unknown; rejection_category?: unknown };
+  if (typeof message !== 'string' || message.length < 100) {
+    return json(res, 400, { error: { detail: 'The message must be at least 100 characters.' } });
+  }
+  if (typeof category !== 'string' || !REJECTION_CATEGORIES.has(category)) {
+    return json(res, 400, { error: { detail: 'Invalid rejection category.' } });
+  }
+  if (submission.status !== 'AWAITING REVIEW') {
+    return json(res, 400, { error: { detail: 'Only a submission awaiting review can be rejected.' } });
+  }
+  submission.status = 'REJECTED';
+  json(res, 200, { id: submission.id, status: submission.status, study_id: submission.study_id });
+}
+
+/** Bonus set-up and pay; false when the request is neither. */
+function handleBonus(
+  fake: FakeProlific,
+  method: string | undefined,
+  path: string,
+  body: unknown,
+  res: ServerResponse,
+): boolean {
+  if (method === 'POST' && path === '/api/v1/submissions/bonus-payments/') {
+    const { study_id: studyId, csv_bonuses: csv } = (body ?? {}) as { study_id?: unknown; csv_bonuses?: unknown };
+    if (typeof studyId !== 'string' || typeof csv !== 'string' || csv.trim() === '') {
+      json(res, 400, { error: { detail: 'study_id and csv_bonuses are required.' } });
+      return true;
+    }
+    let amount = 0;
+    for (const line of csv.split('\n').filter((l) => l.trim() !== '')) {
+      const [pid, value] = line.split(',');
+      if (!pid || !value || !/^\d+(\.\d{1,2})?$/.test(value.trim())) {
+        json(res, 400, { error: { detail: `Invalid line: ${line}` } });
+        return true;
+      }
+      amount += Math.round(Number(value) * 100);
+    }
+    const id = `bulk${fake.bonusSetUps.length + 1}${Math.random().toString(36).slice(2, 10)}`;
+    fake.bonusSetUps.push({ id, study_id: studyId, csv_bonuses: csv, amount });
+    // As documented: amounts in minor units (two bonuses of 4.25 answer amount 850, fees 283.34).
+    const fees = Math.round((amount / 3) * 100) / 100;
+    json(res, 201, { id, study: studyId, amount, fees, total_amount: amount + fees, vat: 0 });
+    return true;
+  }
+  const pay = /^\/api\/v1\/bulk-bonus-payments\/([^/]+)\/pay\/$/.exec(path);
+  if (method === 'POST' && pay) {
+    const id = decodeURIComponent(pay[1] ?? '');
+    if (!fake.bonusSetUps.some((b) => b.id === id)) {
+      json(res, 404, { error: { detail: 'Not found.' } });
+      return true;
+    }
+    fake.paid.set(id, (fake.paid.get(id) ?? 0) + 1);
+    json(res, 202, `Bulk bonus payment with ID ${id} is being processed asynchronously.`);
+    return true;
+  }
+  return false;
 }
 
 /** A webhook delivery as Prolific sends it: the JSON body, X-Event-ID and the signature headers. */

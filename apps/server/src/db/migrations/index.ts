@@ -22,6 +22,7 @@ import * as prolificLinkJoin from './2026-12-01-10-prolific-link-join.js';
 import * as waves from './2026-12-02-40-waves.js';
 import * as experimentMembers from './2026-12-01-20-experiment-members.js';
 import * as prolificLaunches from './2026-12-02-30-prolific-launches.js';
+import * as prolificBonuses from './2026-12-02-20-prolific-bonuses.js';
 
 /** Every migration, keyed by a date-prefixed name; Kysely runs them in name order. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-50-pilot-runs': pilotRuns,
   '2026-12-01-10-prolific-link-join': prolificLinkJoin,
   '2026-12-01-20-experiment-members': experimentMembers,
+  '2026-12-02-20-prolific-bonuses': prolificBonuses,
   '2026-12-02-30-prolific-launches': prolificLaunches,
   '2026-12-02-40-waves': waves,
 };

@@ -45,6 +45,13 @@ export interface ProlificSubmission {
   studyId: string | null;
 }
 
+export interface ProlificBonusSetUp {
+  id: string;
+  amount: string | null;
+  fees: string | null;
+  totalAmount: string | null;
+}
+
 const DEFAULT_TIMEOUT_MS = 10_000;
 const BASE_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
@@ -110,12 +117,45 @@ export class ProlificClient {
     return { status: typeof body.status === 'string' ? body.status : '' };
   }
 
-  /** One call: 429 waited out and tried again; other failures thrown as ProlificError. */
   /** Bulk approve by submission ids (`POST /api/v1/submissions/bulk-approve/`); Prolific approves them in the background. */
   async bulkApprove(submissionIds: readonly string[]): Promise<void> {
     await this.request('POST', '/api/v1/submissions/bulk-approve/', { submission_ids: submissionIds });
   }
 
+  /** POST /api/v1/submissions/{id}/transition/ with action REJECT, a message (100+ characters) and a category. */
+  async rejectSubmission(submissionId: string, category: string, message: string): Promise<void> {
+    await this.request('POST', `/api/v1/submissions/${encodeURIComponent(submissionId)}/transition/`, {
+      action: 'REJECT',
+      message,
+      rejection_category: category,
+    });
+  }
+
+  /**
+   * Sets up (does not pay) bonuses for a study: `csv_bonuses` lines `<participant id>,<amount>` in the study's
+   * currency. Answers the bulk payment's id, which `payBonuses` pays.
+   */
+  async setUpBonuses(studyId: string, csvBonuses: string): Promise<ProlificBonusSetUp> {
+    const body = (await this.request('POST', '/api/v1/submissions/bonus-payments/', {
+      study_id: studyId,
+      csv_bonuses: csvBonuses,
+    })) as { id?: unknown; amount?: unknown; fees?: unknown; total_amount?: unknown };
+    if (typeof body.id !== 'string' || body.id === '') {
+      throw new ProlificError('unavailable', 'Prolific answered the bonus set-up without an id');
+    }
+    const text = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? String(v) : null);
+    return { id: body.id, amount: text(body.amount), fees: text(body.fees), totalAmount: text(body.total_amount) };
+  }
+
+  /**
+   * Pays a bulk bonus payment set up before. Prolific documents this call as NOT idempotent (each call pays again):
+   * call it once per bulk id; the ledger (bonus.service.ts) makes sure of it.
+   */
+  async payBonuses(bulkId: string): Promise<void> {
+    await this.request('POST', `/api/v1/bulk-bonus-payments/${encodeURIComponent(bulkId)}/pay/`, {});
+  }
+
+  /** One call: 429 waited out and tried again; other failures thrown as ProlificError. */
   async request(method: 'GET' | 'POST', pathOrUrl: string, body?: unknown): Promise<unknown> {
     const url = this.resolve(pathOrUrl);
     const attempts = this.options.maxRateLimitAttempts ?? 5;

@@ -17,6 +17,7 @@ import {
   testProlificConnection,
 } from './prolific.service.js';
 import { approvePathway } from './review.service.js';
+import { registerProlificPayRoutes } from './prolific-pay.routes.js';
 
 const DEFAULT_API_URL = 'https://api.prolific.com';
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -96,6 +97,8 @@ export function registerProlificRoutes(app: FastifyInstance, ctx: AppContext): v
     },
     (request) => approvePathway(runtime, request.params.id, request.body.pathway),
   );
+
+  registerProlificPayRoutes(app, ctx, runtime);
 
   // The signature covers the body as sent, so this route keeps the raw text beside the parsed JSON.
   void app.register(async (child) => {

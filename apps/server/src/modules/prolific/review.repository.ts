@@ -43,3 +43,35 @@ export function sessionIdsOf(db: Kysely<DB>, assignmentIds: readonly string[]) {
     .where('id', 'in', [...assignmentIds])
     .execute();
 }
+
+/** The Prolific submission (webhook row) of each of these assignments, when one is known. */
+export function submissionsOf(db: Kysely<DB>, assignmentIds: readonly string[]) {
+  if (assignmentIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('prolific_submissions')
+    .select(['assignment_id', 'submission_id', 'status'])
+    .where('assignment_id', 'in', [...assignmentIds])
+    .execute();
+}
+
+/** Marks rejected, in one statement, those of these submissions still awaiting review, and answers them. */
+export function claimForRejection(db: Kysely<DB>, assignmentIds: readonly string[], at: string) {
+  return db
+    .updateTable('prolific_submissions')
+    .set({ status: 'rejected', updated_at: at })
+    .where('status', '=', 'awaiting_review')
+    .where('assignment_id', 'in', [...assignmentIds])
+    .returning(['assignment_id', 'submission_id'])
+    .execute();
+}
+
+/** Puts a claimed rejection back to awaiting review when Prolific did not take it. */
+export async function releaseRejection(db: Kysely<DB>, assignmentIds: readonly string[], at: string): Promise<void> {
+  if (assignmentIds.length === 0) return;
+  await db
+    .updateTable('prolific_submissions')
+    .set({ status: 'awaiting_review', updated_at: at })
+    .where('status', '=', 'rejected')
+    .where('assignment_id', 'in', [...assignmentIds])
+    .execute();
+}

@@ -13,6 +13,7 @@ import { ProlificStudyCard } from './ProlificStudyCard';
 import { ProlificLinkJoinCard } from './ProlificLinkJoinCard';
 import { ProlificReviewCard } from './ProlificReviewCard';
 import { ProlificLaunchCard } from './ProlificLaunchCard';
+import { ProlificBonusCard } from './ProlificBonusCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -87,6 +88,7 @@ export function ExperimentDetailPage() {
               <ProlificLaunchCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
+              <ProlificBonusCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -143,6 +145,7 @@ export function ExperimentDetailPage() {
               <ProlificLaunchCard experimentId={id} />
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
+              <ProlificBonusCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />

@@ -6,6 +6,7 @@ import { Button } from '../../../components/Button';
 import { Card } from '../../../components/Card';
 import { api } from '../../../lib/api';
 import { serverMessage } from '../format';
+import { ProlificRejectPanel } from './ProlificRejectPanel';
 
 const PATHWAY_LABELS: Record<(typeof PATHWAYS)[number], string> = {
   complete: 'Completed the study (complete)',
@@ -15,7 +16,8 @@ const PATHWAY_LABELS: Record<(typeof PATHWAYS)[number], string> = {
 
 /**
  * Review and pay on Prolific (admins, docs/decisions/0086-prolific-link-join.md): approve in one bulk call every
- * submission awaiting review of the participants on a pathway. Rejecting and bonuses are not built yet.
+ * submission awaiting review of the participants on a pathway; reject named participants with Prolific's reasons
+ * (docs/decisions/0089). Bonuses are the card beside it (ProlificBonusCard).
  */
 export function ProlificReviewCard({ experimentId }: { experimentId: string }) {
   const [pathway, setPathway] = useState<(typeof PATHWAYS)[number]>('complete');
@@ -61,6 +63,7 @@ export function ProlificReviewCard({ experimentId }: { experimentId: string }) {
           <p>{serverMessage(approve.error, 'Could not approve on Prolific.')}</p>
         </Alert>
       )}
+      <ProlificRejectPanel experimentId={experimentId} />
     </Card>
   );
 }
