@@ -23,7 +23,10 @@ export function ReadingSectionsForm({ index }: { index: number }) {
         const has = Array.isArray(getAt(draft, path));
         const of = ` of condition ${condition.id} in step ${index + 1}`;
         return (
-          <fieldset key={condition.id} className="space-y-3 rounded-lg border border-slate-200 p-3">
+          <fieldset
+            key={condition.id}
+            className="min-w-0 space-y-3 border-t border-slate-200 pt-3 sm:rounded-lg sm:border sm:p-3"
+          >
             <legend className="px-1 text-sm font-semibold text-slate-800">
               Sections for {condition.label} ({condition.id})
             </legend>

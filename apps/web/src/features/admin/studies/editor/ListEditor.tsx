@@ -40,12 +40,12 @@ export function ListEditor({
       id={id}
       tabIndex={-1}
       aria-describedby={issues.length > 0 ? `${id}-issues` : undefined}
-      className="space-y-3 rounded-lg border border-slate-200 p-3"
+      className="space-y-3 rounded-lg border border-slate-200 p-2 sm:p-3"
     >
       <legend className="px-1 text-sm font-semibold text-slate-800">{legend}</legend>
       <FieldIssues id={`${id}-issues`} issues={issues} />
       {list.map((_, index) => (
-        <div key={index} className="space-y-2 border-l-2 border-slate-200 pl-3">
+        <div key={index} className="space-y-2 border-l-2 border-slate-200 pl-2 sm:pl-3">
           {children(index)}
           {!readOnly && (
             <div className="flex flex-wrap gap-2">
