@@ -1,10 +1,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { loginAsAdmin } from '../support/admin';
+import { AdminApi } from '../support/api';
 import { analyzeSettled } from '../support/axe';
+import { doStep } from '../support/flow';
+import { landingUrl, logInOnLanding } from '../support/participant';
 
 // Issue 31, the builder's last forms: a reading step's sections per condition, a combined (all / any) screen rule,
-// and Insert answer in content blocks, built by the UI alone, saved and read back; the save bar never covers the
-// builder's heading on a phone.
+// and Insert answer in content blocks, built by the UI alone, saved and read back, then walked by a participant on a
+// phone (the pipes filled in); the save bar never covers the builder's heading on a phone.
 test.describe.configure({ timeout: 180_000 });
 
 const PHONE = { width: 390, height: 844 };
@@ -40,8 +43,10 @@ async function overlap(a: Locator, b: Locator): Promise<boolean> {
   return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
 }
 
-test('a researcher builds reading sections, a combined screen rule and a piped block, saves and reloads', async ({
+test('a researcher builds reading sections, a combined screen rule and a piped block, saves, reloads, and it runs', async ({
   page,
+  browser,
+  request,
 }) => {
   await page.setViewportSize(LAPTOP);
   const pageErrors: string[] = [];
@@ -86,11 +91,11 @@ test('a researcher builds reading sections, a combined screen rule and a piped b
   await page.getByLabel(`Answer key${q2}`, { exact: true }).fill('smoker');
   await page.getByLabel(`Question text${q2}`, { exact: true }).fill('Do you smoke?');
 
-  // Step 3: "If any of these holds: age is less than 18; smoker is a", end with pathway screened.
+  // Step 3: "If any of these holds: age is less than 18; smoker is b", end with pathway screened.
   await addStep(page, 'Screen');
   await page.getByRole('button', { name: 'Combine with another comparison of step 3' }).click();
   await expect(page.getByLabel('answer of comparison 2 in step 3', { exact: true })).toBeFocused();
-  await page.getByLabel('value of comparison 2 in step 3', { exact: true }).fill('a');
+  await page.getByLabel('value of comparison 2 in step 3', { exact: true }).fill('b');
   await page.getByLabel('answer of comparison 1 in step 3', { exact: true }).selectOption('age');
   await page
     .getByLabel('comparison of comparison 1 in step 3', { exact: true })
@@ -162,7 +167,7 @@ test('a researcher builds reading sections, a combined screen rule and a piped b
     when: {
       any: [
         { key: 'age', op: 'lt', value: 18 },
-        { key: 'smoker', op: 'eq', value: 'a' },
+        { key: 'smoker', op: 'eq', value: 'b' },
       ],
     },
     pathway: 'screened',
@@ -188,4 +193,44 @@ test('a researcher builds reading sections, a combined screen rule and a piped b
   await page.getByRole('button', { name: /^5\. Timed reading/ }).click();
   await expect(page.getByLabel(`Title of section 2${main}`, { exact: true })).toHaveValue('Why it matters');
   expect(pageErrors).toEqual([]);
+
+  // It runs: pinned to an experiment (through the API), a participant on a phone answers age 34 and the first choice
+  // (a: the rule's "any" holds for neither), reads the sections with the age piped in, and ends with it piped too.
+  const admin = await AdminApi.login(request);
+  const experiment = await admin.createExperiment(`E2E builder forms ${Date.now()}`);
+  const versionId = page.url().split('/').at(-1) ?? '';
+  await admin.call('PUT', `/api/experiments/${experiment.id}/study-version`, { study_version_id: versionId });
+  const codes = { complete: `FORMS-${experiment.id.slice(0, 6)}`, screened: `OUT-${experiment.id.slice(0, 6)}` };
+  await admin.call('PUT', `/api/experiments/${experiment.id}/flow-codes`, { codes });
+  const [credential] = await admin.credentials(experiment.id, 1);
+  if (!credential) throw new Error('no credential generated');
+  const setup = {
+    experimentId: experiment.id,
+    codes,
+    credential,
+    prolificPid: `PID${Date.now().toString(36)}FORMS`.toUpperCase(),
+  };
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const participant = await context.newPage();
+  await participant.clock.install();
+  await participant.goto(landingUrl(setup));
+  await logInOnLanding(participant, setup);
+  const walked: string[] = [];
+  let sawPipe = false;
+  for (let i = 0; i < 10; i++) {
+    if (await participant.getByText('You told us you are 34').isVisible()) sawPipe = true;
+    const kind = await doStep(participant, request);
+    walked.push(kind);
+    if (kind === 'end') break;
+  }
+  // consent, questions, the reading's sections (two for main, one for arm_2), the end.
+  expect(walked[0]).toBe('page');
+  expect(walked[1]).toBe('questions');
+  expect(walked.at(-1)).toBe('end');
+  expect([5, 4]).toContain(walked.length);
+  if (walked.length === 5) expect(sawPipe).toBe(true);
+  await expect(participant.getByText('Thank you. Age given: 34')).toBeVisible();
+  await expect(participant.getByText(codes.complete)).toBeVisible();
+  await participant.screenshot({ path: '/tmp/builder-forms-participant-end-phone.png', fullPage: true });
+  await context.close();
 });

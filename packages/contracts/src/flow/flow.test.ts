@@ -5,6 +5,7 @@ import { FLOW_TEMPLATES, threeArmTemplate } from './templates/index.js';
 import { answerProblem, answersProblems, normaliseAnswers } from './answers.js';
 import { checkPasses, pipeAnswers, ruleHolds, stepsFor } from './rules.js';
 import { validateFlowDefinition } from './schema.js';
+import type { StaticSection } from '../study/types.js';
 import type { FlowDefinition, FlowQuestion } from './types.js';
 
 /** A small valid flow: a question, randomisation into two arms of which one chats, and an end. */
@@ -198,7 +199,12 @@ describe('flow definitions', () => {
 
   it("checks a reading section's title for pipes, and refuses a condition that reads no section", () => {
     const flow = smallFlow();
-    const section = { id: 's1', title: 'About {{belief}}', minSeconds: 5, blocks: [{ paragraphs: ['{{rating}}'] }] };
+    const section: StaticSection = {
+      id: 's1',
+      title: 'About {{belief}}',
+      minSeconds: 5,
+      blocks: [{ paragraphs: ['{{rating}}'] }],
+    };
     flow.steps.splice(3, 0, {
       id: 'read',
       type: 'reading',
