@@ -153,4 +153,18 @@ describe('the reading step’s sections form', { timeout: 30_000 }, () => {
     expect(Object.keys(read.sections)).toEqual(['a', 'b']);
     expect(screen.getByLabelText('This condition reads in step 3 (b)')).toBeChecked();
   });
+
+  it('shows hostile sections from the JSON without breaking: a condition whose sections are not a list reads none', async () => {
+    const flow = readingFlow();
+    const read = flow.steps[3] as Extract<FlowStep, { type: 'reading' }>;
+    read.sections = { a: 'x', b: [null] } as never;
+    showFlow(flow);
+    const user = userEvent.setup();
+    await openStep(user, 4);
+    expect(screen.getByLabelText('This condition reads in step 4 (a)')).not.toBeChecked();
+    expect(screen.getByLabelText('This condition reads in step 4 (b)')).toBeChecked();
+    expect(screen.getByLabelText('Title of section 1 of condition b in step 4')).toHaveValue('');
+    await user.click(screen.getByLabelText('This condition reads in step 4 (a)'));
+    expect(sections().a).toHaveLength(1);
+  });
 });

@@ -143,4 +143,21 @@ describe('the combined (all / any) screen rule editor', { timeout: 30_000 }, () 
     expect(within(answer).queryByRole('option', { name: 'late' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
   });
+
+  it('shows a hostile or deeper rule from the JSON without breaking: odd items as empty comparisons, groups in groups', async () => {
+    showFlow(
+      screenFlow({
+        all: [null, 5, { any: [{ all: [{ key: 'age', op: 'eq', value: 1 }] }] }],
+      } as never),
+    );
+    const user = userEvent.setup();
+    await openStep(user, 3);
+    expect(screen.getByRole('group', { name: 'Rule of step 3' })).toBeInTheDocument();
+    expect(screen.getByLabelText('answer of comparison 1 in step 3')).toHaveValue('');
+    expect(screen.getByRole('group', { name: /^Group 3\.1/ })).toBeInTheDocument();
+    expect(screen.getByLabelText('value of comparison 3.1.1 in step 3')).toHaveValue('1');
+    // Picking an answer for an odd item makes it a comparison.
+    await user.selectOptions(screen.getByLabelText('answer of comparison 1 in step 3'), 'age');
+    expect((rule() as { all: unknown[] }).all[0]).toEqual({ key: 'age' });
+  });
 });
