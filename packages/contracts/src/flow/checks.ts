@@ -15,21 +15,28 @@ class Issues {
   }
 }
 
-/** Every text of a content block (for its pipes). */
-function blockTexts(block: ContentBlock): string[] {
+/** Every text of a content block (for its pipes), with its path in the block (so an issue lands on its field). */
+function blockTexts(block: ContentBlock): [Path, string][] {
+  const table = block.table;
   return [
-    block.markdown ?? '',
-    block.heading ?? '',
-    ...(block.paragraphs ?? []),
-    ...(block.bullets ?? []),
-    ...(block.table ? [block.table.caption, ...block.table.columns, ...block.table.rows.flat()] : []),
+    ...(block.markdown !== undefined ? [[['markdown'], block.markdown] as [Path, string]] : []),
+    ...(block.heading !== undefined ? [[['heading'], block.heading] as [Path, string]] : []),
+    ...(block.paragraphs ?? []).map((text, i): [Path, string] => [['paragraphs', i], text]),
+    ...(block.bullets ?? []).map((text, i): [Path, string] => [['bullets', i], text]),
+    ...(table
+      ? [
+          [['table', 'caption'], table.caption] as [Path, string],
+          ...table.columns.map((text, c): [Path, string] => [['table', 'columns', c], text]),
+          ...table.rows.flatMap((row, r) => row.map((text, c): [Path, string] => [['table', 'rows', r, c], text])),
+        ]
+      : []),
   ];
 }
 
 /** The texts of a step that may pipe answers, with their paths. */
 export function stepTexts(step: FlowStep): [Path, string][] {
   const blocks = (blocks: ContentBlock[]): [Path, string][] =>
-    blocks.flatMap((block, b) => blockTexts(block).map((text): [Path, string] => [['blocks', b], text]));
+    blocks.flatMap((block, b) => blockTexts(block).map(([at, text]): [Path, string] => [['blocks', b, ...at], text]));
   switch (step.type) {
     case 'page':
       return [[['title'], step.title], ...blocks(step.blocks)];
@@ -49,11 +56,15 @@ export function stepTexts(step: FlowStep): [Path, string][] {
         [['title'], step.title],
         ...step.intro.map((text, i): [Path, string] => [['intro', i], text]),
         ...Object.entries(step.sections).flatMap(([condition, sections]) =>
-          sections.flatMap((section, s) =>
-            section.blocks.flatMap((block, b) =>
-              blockTexts(block).map((text): [Path, string] => [['sections', condition, s, 'blocks', b], text]),
+          sections.flatMap((section, s): [Path, string][] => [
+            [['sections', condition, s, 'title'], section.title],
+            ...section.blocks.flatMap((block, b) =>
+              blockTexts(block).map(([at, text]): [Path, string] => [
+                ['sections', condition, s, 'blocks', b, ...at],
+                text,
+              ]),
             ),
-          ),
+          ]),
         ),
       ];
     case 'chat':

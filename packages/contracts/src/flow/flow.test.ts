@@ -5,6 +5,7 @@ import { FLOW_TEMPLATES, threeArmTemplate } from './templates/index.js';
 import { answerProblem, answersProblems, normaliseAnswers } from './answers.js';
 import { checkPasses, pipeAnswers, ruleHolds, stepsFor } from './rules.js';
 import { validateFlowDefinition } from './schema.js';
+import type { StaticSection } from '../study/types.js';
 import type { FlowDefinition, FlowQuestion } from './types.js';
 
 /** A small valid flow: a question, randomisation into two arms of which one chats, and an end. */
@@ -194,6 +195,61 @@ describe('flow definitions', () => {
     expect(issues.length).toBeGreaterThan(0);
     expect(issues.map((i) => i.message).join('\n')).toMatch(message);
     expect(issues.every((i) => i.path.startsWith('steps'))).toBe(true);
+  });
+
+  it("checks a reading section's title for pipes, and refuses a condition that reads no section", () => {
+    const flow = smallFlow();
+    const section: StaticSection = {
+      id: 's1',
+      title: 'About {{belief}}',
+      minSeconds: 5,
+      blocks: [{ paragraphs: ['{{rating}}'] }],
+    };
+    flow.steps.splice(3, 0, {
+      id: 'read',
+      type: 'reading',
+      title: 'Read',
+      intro: [],
+      sections: { text_arm: [section] },
+    });
+    expect(issuesOf(flow)).toEqual([]);
+    section.title = 'About {{later}}';
+    expect(issuesOf(flow)).toEqual([
+      { path: 'steps.3.sections.text_arm.0.title', message: '{{later}} is not an answer given before this step' },
+    ]);
+    section.title = 'About';
+    // A pipe in a block's text: the issue names the text itself, so the editor shows it at its field.
+    section.blocks = [{ heading: 'H', paragraphs: ['ok', 'You said {{later}}'] }];
+    expect(issuesOf(flow)).toEqual([
+      {
+        path: 'steps.3.sections.text_arm.0.blocks.0.paragraphs.1',
+        message: '{{later}} is not an answer given before this step',
+      },
+    ]);
+    section.blocks = [{ paragraphs: ['ok'] }];
+    const read = flow.steps[3];
+    if (read?.type === 'reading') read.sections.chat_arm = [];
+    expect(issuesOf(flow)).toContainEqual({
+      path: 'steps.3.sections.chat_arm',
+      message: 'a condition that reads needs at least one section',
+    });
+    section.minSeconds = 0;
+    expect(issuesOf(flow)).toContainEqual({
+      path: 'steps.3.sections.text_arm.0.minSeconds',
+      message: 'must be 1 to 3600',
+    });
+  });
+
+  it('checks each comparison of a combined rule where it is, and refuses an empty group', () => {
+    const flow = smallFlow();
+    const screen = flow.steps[1];
+    if (screen?.type !== 'screen') throw new Error('no screen step');
+    screen.when = {
+      any: [{ key: 'rating', op: 'gte', value: 100 }, { all: [{ key: 'belief', op: 'gt', value: 'x' }] }],
+    };
+    expect(issuesOf(flow)).toEqual([{ path: 'steps.1.when.any.1.all.0.value', message: 'must be a number' }]);
+    screen.when = { all: [] };
+    expect(issuesOf(flow)).toContainEqual({ path: 'steps.1.when.all', message: 'must hold at least one comparison' });
   });
 
   it('refuses a likert scale with the wrong number of labels, and a slider with no range', () => {

@@ -107,8 +107,8 @@ const ComparisonSchema = z
 export const RuleSchema: z.ZodType<Rule> = z.lazy(() =>
   z.union([
     ComparisonSchema,
-    z.object({ all: z.array(RuleSchema).min(1).max(20) }).strict(),
-    z.object({ any: z.array(RuleSchema).min(1).max(20) }).strict(),
+    z.object({ all: z.array(RuleSchema).min(1, 'must hold at least one comparison').max(20) }).strict(),
+    z.object({ any: z.array(RuleSchema).min(1, 'must hold at least one comparison').max(20) }).strict(),
   ]),
 );
 
@@ -163,7 +163,10 @@ export const FlowStepSchema = z.discriminatedUnion('type', [
       type: z.literal('reading'),
       title: Line(200),
       intro: z.array(Text(5_000)).max(10),
-      sections: z.record(ConditionId, z.array(StaticSectionSchema).min(1).max(20)),
+      sections: z.record(
+        ConditionId,
+        z.array(StaticSectionSchema).min(1, 'a condition that reads needs at least one section').max(20),
+      ),
     })
     .strict(),
   z

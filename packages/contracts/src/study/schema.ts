@@ -62,8 +62,8 @@ export const StaticSectionSchema = z
   .object({
     id: LineText.regex(/^[a-z0-9][a-z0-9-]{0,49}$/, 'must be 1-50 lower-case letters, digits or dashes'),
     title: Line(200),
-    minSeconds: z.number().int('must be a whole number').min(1).max(3600),
-    blocks: z.array(ContentBlockSchema).min(1).max(50),
+    minSeconds: z.number().int('must be a whole number').min(1, 'must be 1 to 3600').max(3600, 'must be 1 to 3600'),
+    blocks: z.array(ContentBlockSchema).min(1, 'a section needs at least one block').max(50),
   })
   .strict();
 

@@ -1,5 +1,5 @@
-import { BlocksForm } from '../editor/BlocksForm';
 import { useBuilder } from './builder-context';
+import { PipedBlocks } from './PipedBlocks';
 import { PipedText } from './PipedText';
 import { SelectField } from './SelectField';
 
@@ -17,7 +17,12 @@ export function EndForm({ index }: { index: number }) {
         choices={flow.pathways.map((p) => ({ value: p.key, label: `${p.label} (${p.key})` }))}
       />
       <PipedText path={[...at, 'title']} label="Title" hiddenLabel={of} />
-      <BlocksForm path={[...at, 'blocks']} legend={`Text blocks of step ${index + 1}`} place={`step ${index + 1}`} />
+      <PipedBlocks
+        path={[...at, 'blocks']}
+        legend={`Text blocks of step ${index + 1}`}
+        place={`step ${index + 1}`}
+        of={of}
+      />
     </>
   );
 }

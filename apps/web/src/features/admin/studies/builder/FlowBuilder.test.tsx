@@ -2,46 +2,17 @@ import { FLOW_TEMPLATES, type FlowDefinition, type FlowStep } from '@studychat/c
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch, renderPage, type Call } from '../../test-utils';
-import { VERSION_ID } from '../study-fixture';
-import { StudyEditorPage } from '../StudyEditorPage';
+import { json } from '../../test-utils';
+import { jsonView, openStep, questionStep, showFlow, versionUrl } from './builder-test-utils';
 import { flowVersion, testFlow } from './flow-fixture';
 
-const url = `/api/admin/study-versions/${VERSION_ID}`;
+const url = versionUrl;
+const show = showFlow;
+const stepIds = () => jsonView().steps.map((s) => s.id);
 
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
-});
-
-/** Shows the editor page of a draft holding `flow`; the server's check finds nothing unless told. */
-function show(flow: FlowDefinition, handlers: Record<string, (call: Call) => Response> = {}) {
-  const calls = mockFetch({
-    [`GET ${url}`]: () => json(200, flowVersion(flow)),
-    'POST /api/admin/study-versions/check': () => json(200, { issues: [] }),
-    ...handlers,
-  });
-  renderPage(<StudyEditorPage />, { path: `/admin/studies/${VERSION_ID}`, route: '/admin/studies/:id' });
-  return calls;
-}
-
-/** The definition the JSON view holds now. */
-const jsonView = () =>
-  JSON.parse((screen.getByLabelText('Definition (JSON)') as HTMLTextAreaElement).value) as FlowDefinition;
-
-const stepIds = () => jsonView().steps.map((s) => s.id);
-
-/** Opens step `n` (1-based) by its disclosure. */
-const openStep = async (user: ReturnType<typeof userEvent.setup>, n: number) => {
-  await user.click(await screen.findByRole('button', { name: new RegExp(`^${n}\\. `) }));
-};
-
-const questionStep = (id: string, questions: Extract<FlowStep, { type: 'questions' }>['questions']): FlowStep => ({
-  id,
-  type: 'questions',
-  title: 'About you',
-  questions,
-  button: 'Next',
 });
 
 describe('FlowBuilder', { timeout: 30_000 }, () => {

@@ -1,5 +1,5 @@
 import type { FlowDefinition, StudyIssue } from '@studychat/contracts/web';
-import { useCallback, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { Alert } from '../../../../components/Alert';
 import { Button } from '../../../../components/Button';
 import { Card } from '../../../../components/Card';
@@ -54,6 +54,15 @@ export function FlowBuilder({
   const [focusRequest, setFocusRequest] = useState<string | null>(null);
   const clearFocusRequest = useCallback(() => setFocusRequest(null), []);
   const typeStash = useRef<DraftApi['typeStash']>(new Map()).current;
+  // Keyboard focus never lands under the sticky save bar: the page scrolls a focused field above it.
+  useEffect(() => {
+    const root = document.documentElement;
+    const before = root.style.scrollPaddingBottom;
+    root.style.scrollPaddingBottom = '6rem';
+    return () => {
+      root.style.scrollPaddingBottom = before;
+    };
+  }, []);
 
   const edit = useCallback(
     (path: Path, value: unknown) =>
@@ -105,47 +114,51 @@ export function FlowBuilder({
       <p className="mt-1 text-sm text-slate-600">
         Build the study step by step; the JSON below follows every change (and the builder follows the JSON).
       </p>
-      {draftApi && builderApi ? (
-        <DraftContext.Provider value={draftApi}>
-          <BuilderContext.Provider value={builderApi}>
-            <div className="mt-4 space-y-6">
-              <div aria-live="polite">
-                <IssueSummary issues={issues} onSelect={showIssue} />
+      {/* The save bar sticks to the screen's bottom only within this box, which starts below the heading: at the
+          top of a short screen it can never cover the heading (a sticky bar rises as far as its box's top). */}
+      <div>
+        {draftApi && builderApi ? (
+          <DraftContext.Provider value={draftApi}>
+            <BuilderContext.Provider value={builderApi}>
+              <div className="mt-4 space-y-6">
+                <div aria-live="polite">
+                  <IssueSummary issues={issues} onSelect={showIssue} />
+                </div>
+                <StudySettingsForms />
+                <StepList />
               </div>
-              <StudySettingsForms />
-              <StepList />
-            </div>
-          </BuilderContext.Provider>
-        </DraftContext.Provider>
-      ) : (
-        <Alert tone="error" className="mt-4">
-          The JSON below is not a flow the builder can show{parsed.ok ? '' : ` (${parsed.error})`}. Fix it there and the
-          builder comes back.
-        </Alert>
-      )}
-      <div className="sticky bottom-0 z-10 -mx-4 mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 sm:-mx-6 sm:px-6">
-        <Button
-          disabled={!flow || issues.length > 0 || saving}
-          onClick={() => {
-            setSentText(text);
-            onSave();
-          }}
-        >
-          {saving ? 'Saving…' : 'Save'}
-        </Button>
-        <span className="text-sm text-slate-700" aria-live="polite">
-          {issues.length > 0 ? (
-            <span className="font-semibold text-red-700">
-              {issues.length} problem{issues.length === 1 ? '' : 's'}, listed above: fix them to save
-            </span>
-          ) : text !== savedText ? (
-            'Unsaved changes'
-          ) : message?.tone === 'success' && seenMessage === message ? (
-            message.text
-          ) : (
-            'No unsaved changes'
-          )}
-        </span>
+            </BuilderContext.Provider>
+          </DraftContext.Provider>
+        ) : (
+          <Alert tone="error" className="mt-4">
+            The JSON below is not a flow the builder can show{parsed.ok ? '' : ` (${parsed.error})`}. Fix it there and
+            the builder comes back.
+          </Alert>
+        )}
+        <div className="sticky bottom-0 z-10 -mx-4 mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 sm:-mx-6 sm:px-6">
+          <Button
+            disabled={!flow || issues.length > 0 || saving}
+            onClick={() => {
+              setSentText(text);
+              onSave();
+            }}
+          >
+            {saving ? 'Saving…' : 'Save'}
+          </Button>
+          <span className="text-sm text-slate-700" aria-live="polite">
+            {issues.length > 0 ? (
+              <span className="font-semibold text-red-700">
+                {issues.length} problem{issues.length === 1 ? '' : 's'}, listed above: fix them to save
+              </span>
+            ) : text !== savedText ? (
+              'Unsaved changes'
+            ) : message?.tone === 'success' && seenMessage === message ? (
+              message.text
+            ) : (
+              'No unsaved changes'
+            )}
+          </span>
+        </div>
       </div>
       {message?.tone === 'error' && (
         <Alert tone="error" className="mt-3">

@@ -1,5 +1,5 @@
-import { BlocksForm } from '../editor/BlocksForm';
 import { CheckInput, NumberInput, TextInput } from '../editor/fields';
+import { PipedBlocks } from './PipedBlocks';
 import { PipedText } from './PipedText';
 
 /** A page step: title, text blocks (Markdown or paragraphs), least seconds on screen, button, consent. */
@@ -9,7 +9,12 @@ export function PageForm({ index }: { index: number }) {
   return (
     <>
       <PipedText path={[...at, 'title']} label="Title" hiddenLabel={of} />
-      <BlocksForm path={[...at, 'blocks']} legend={`Text blocks of step ${index + 1}`} place={`step ${index + 1}`} />
+      <PipedBlocks
+        path={[...at, 'blocks']}
+        legend={`Text blocks of step ${index + 1}`}
+        place={`step ${index + 1}`}
+        of={of}
+      />
       <NumberInput
         path={[...at, 'minSeconds']}
         label="Least seconds on the page"

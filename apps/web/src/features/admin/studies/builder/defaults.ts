@@ -5,6 +5,7 @@ import type {
   FlowQuestionType,
   FlowStep,
   FlowStepType,
+  StaticSection,
 } from '@studychat/contracts/web';
 
 // What the builder adds: a new step or question of each type with words a researcher replaces, and the blank
@@ -96,7 +97,13 @@ export function newStep(type: FlowStepType, flow: FlowDefinition, index: number)
         button: 'Continue',
       };
     case 'reading':
-      return { id, type, title: 'Reading', intro: [], sections: {} };
+      return {
+        id,
+        type,
+        title: 'Reading',
+        intro: [],
+        sections: Object.fromEntries(conditions.map((c) => [c, [newSection([])]])),
+      };
     case 'chat':
       return {
         id,
@@ -167,5 +174,18 @@ export function blankFlow(): FlowDefinition {
         blocks: [{ paragraphs: ['Thank you for taking part.'] }],
       },
     ],
+  };
+}
+
+/** A new section for a condition's list: an id not yet in it, words to replace, 30 seconds. */
+export function newSection(list: readonly unknown[]): StaticSection {
+  const ids = new Set(list.map((s) => (typeof s === 'object' && s !== null ? (s as { id?: unknown }).id : undefined)));
+  let n = list.length + 1;
+  while (ids.has(`section-${n}`)) n += 1;
+  return {
+    id: `section-${n}`,
+    title: `Section ${n}`,
+    minSeconds: 30,
+    blocks: [{ paragraphs: ['Write the text of this section here.'] }],
   };
 }

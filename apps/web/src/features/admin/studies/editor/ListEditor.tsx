@@ -40,12 +40,12 @@ export function ListEditor({
       id={id}
       tabIndex={-1}
       aria-describedby={issues.length > 0 ? `${id}-issues` : undefined}
-      className="space-y-3 rounded-lg border border-slate-200 p-3"
+      className="space-y-3 rounded-lg border border-slate-200 p-2 sm:p-3"
     >
       <legend className="px-1 text-sm font-semibold text-slate-800">{legend}</legend>
       <FieldIssues id={`${id}-issues`} issues={issues} />
       {list.map((_, index) => (
-        <div key={index} className="space-y-2 border-l-2 border-slate-200 pl-3">
+        <div key={index} className="space-y-2 border-l-2 border-slate-200 pl-2 sm:pl-3">
           {children(index)}
           {!readOnly && (
             <div className="flex flex-wrap gap-2">
@@ -100,11 +100,34 @@ export function ListEditor({
   );
 }
 
-/** A list of texts (paragraphs, bullets, scripted replies), one text area each. */
-export function TextList({ path, legend, itemName }: { path: Path; legend: string; itemName: string }) {
+/**
+ * A list of texts (paragraphs, bullets, scripted replies), one text area each. `hiddenLabel` ends each text's name
+ * for screen readers (" of block 2 of step 3"); `after` adds a control under each text (the builder's Insert answer).
+ */
+export function TextList({
+  path,
+  legend,
+  itemName,
+  hiddenLabel,
+  after,
+}: {
+  path: Path;
+  legend: string;
+  itemName: string;
+  hiddenLabel?: string;
+  after?: (path: Path, label: string) => ReactNode;
+}) {
   return (
-    <ListEditor path={path} legend={legend} itemName={itemName} newItem={() => ''}>
-      {(index) => <TextInput path={[...path, index]} label={`${capital(itemName)} ${index + 1}`} rows={3} />}
+    <ListEditor path={path} legend={legend} itemName={itemName} itemSuffix={hiddenLabel} newItem={() => ''}>
+      {(index) => {
+        const label = `${capital(itemName)} ${index + 1}`;
+        return (
+          <div>
+            <TextInput path={[...path, index]} label={label} hiddenLabel={hiddenLabel} rows={3} />
+            {after?.([...path, index], `${label}${hiddenLabel ?? ''}`)}
+          </div>
+        );
+      }}
     </ListEditor>
   );
 }
