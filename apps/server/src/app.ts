@@ -47,6 +47,7 @@ import { registerPilotRoutes } from './modules/pilot/pilot.routes.js';
 import { registerTestClockRoutes } from './modules/test-clock/test-clock.routes.js';
 import { registerProlificRoutes } from './modules/prolific/prolific.routes.js';
 import { registerProlificJoinRoutes } from './modules/prolific-join/link-join.routes.js';
+import { registerWaveRoutes } from './modules/waves/waves.routes.js';
 import { registerProlificLaunchRoutes } from './modules/prolific-launch/launch.routes.js';
 
 /** Builds the HTTP app without listening: main.ts listens, tests use `app.inject`. */
@@ -122,6 +123,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerProlificRoutes(app, ctx);
   registerProlificJoinRoutes(app, ctx, auth);
   registerProlificLaunchRoutes(app, ctx);
+  registerWaveRoutes(app, ctx);
   // A pilot run walks the study through a second app of its own, on a pilot clock (docs/decisions/0085).
   registerPilotRoutes(app, ctx, auth, (pilotDeps) =>
     buildApp(

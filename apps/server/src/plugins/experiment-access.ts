@@ -75,6 +75,11 @@ export const EXPERIMENT_ROUTES: Readonly<Record<string, Rule>> = {
   'POST /api/experiments/:id/pilots': editor,
   'GET /api/experiments/:id/pilots': viewer,
   'GET /api/experiments/:id/pilots/:pilotId': viewer,
+  // follow-up waves (docs/decisions/0091)
+  'GET /api/experiments/:id/wave': viewer,
+  'PUT /api/experiments/:id/wave': editor,
+  'GET /api/experiments/:id/prolific/participant-group': viewer,
+  'POST /api/experiments/:id/prolific/participant-group': editor,
   // the members themselves
   'GET /api/experiments/:id/members': viewer,
   'POST /api/experiments/:id/members': owner,

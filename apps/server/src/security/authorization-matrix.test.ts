@@ -550,6 +550,34 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 403, 403, 403, 403, 409],
     members: [409, 409, 403, 404],
   },
+  // Follow-up waves (docs/decisions/0091): the world's experiment has real participants, so its wave is fixed (409);
+  // no Prolific token, so a participant group is refused (409) before anything is called.
+  'GET /api/experiments/:id/wave': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/wave` }),
+    expect: STAFF_READ,
+    members: [200, 200, 200, 404],
+  },
+  'PUT /api/experiments/:id/wave': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/wave`,
+      body: { follows_experiment_id: null },
+    }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
+  'GET /api/experiments/:id/prolific/participant-group': {
+    request: (w) => ({ url: `/api/experiments/${w.experimentId}/prolific/participant-group` }),
+    expect: STAFF_READ,
+    members: [200, 200, 200, 404],
+  },
+  'POST /api/experiments/:id/prolific/participant-group': {
+    request: (w) => ({
+      url: `/api/experiments/${w.experimentId}/prolific/participant-group`,
+      body: { name: 'Wave 1', workspace_id: 'WS1', pathways: ['complete'] },
+    }),
+    expect: [401, 403, 403, 403, 403, 409],
+    members: [409, 409, 403, 404],
+  },
   // Review and pay (docs/decisions/0089): admins (and a members-only experiment's editors). No token and no linked
   // study in the matrix's world, so nothing calls Prolific: a rejection is told to set a token (409), a bonus to link
   // the study (409), and a batch that does not exist is 404.

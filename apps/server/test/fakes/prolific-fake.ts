@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { signWebhook } from '../../src/modules/prolific/webhook-signature.js';
 import { handleStudyRequest, type FakeStudyState } from './prolific-fake-studies.js';
+import { handleGroupRequest, type FakeGroupState } from './prolific-fake-groups.js';
 
 // A fake of Prolific's researcher API on 127.0.0.1, following its documentation as docs/decisions/0083 records
 // it: `Authorization: Token <token>` (401 otherwise), GET /api/v1/users/me/, GET /api/v1/submissions/?study=
@@ -44,7 +45,7 @@ export interface FakeBonusSetUp {
   amount: number;
 }
 
-export interface FakeProlific extends FakeStudyState {
+export interface FakeProlific extends FakeStudyState, FakeGroupState {
   url: string;
   token: string;
   account: { id: string; email: string };
@@ -92,6 +93,7 @@ export async function startFakeProlific(options: { token?: string; port?: number
     failures: [],
     studies: [],
     credentialPools: [],
+    participantGroups: [],
     bonusSetUps: [],
     paid: new Map(),
     close: async () => {},
@@ -122,6 +124,7 @@ export async function startFakeProlific(options: { token?: string; port?: number
         return json(res, 401, { error: { detail: 'Invalid token.' } });
       }
       if (handleStudyRequest(fake, req.method ?? '', url.pathname, body, res, json)) return;
+      if (handleGroupRequest(fake, req.method ?? '', url.pathname, body, res, json)) return;
       if (req.method === 'GET' && url.pathname === '/api/v1/users/me/') {
         return json(res, 200, { ...fake.account, first_name: 'Fake', last_name: 'Researcher' });
       }

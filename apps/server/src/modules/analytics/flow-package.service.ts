@@ -14,6 +14,7 @@ import { flowParticipantPages } from './flow-package.repository.js';
 import { EVENT_COLUMNS } from './package-columns.js';
 import { eventRecords } from './package-records.js';
 import { zipEntries } from './zip.js';
+import { WAVE_COLUMNS, WAVES_DESCRIPTION, WAVES_FILE, waveRecords } from './waves-file.js';
 import { PRODUCT_VERSION } from './product-version.js';
 
 // The data package of a study written as a flow (issue 30): participants.csv with a column per question key
@@ -28,6 +29,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'steps.csv': 'One row per step a participant did (pages, questions pages, AI texts), by the server clock',
   'messages.csv': 'One row per chat message',
   'events.csv': 'The journey event log: one row per event',
+  [WAVES_FILE]: WAVES_DESCRIPTION,
   'codebook.csv': 'Every column of every file (this one included): type, meaning, allowed values',
 };
 
@@ -62,6 +64,7 @@ export async function exportFlowPackage(
   experiment: { id: string; name: string; study_version_id: string | null },
   flow: FlowDefinition,
   includeTests: boolean,
+  waves: readonly { experimentId: string; wave: number }[] | null = null,
 ): Promise<{ filename: string; body: Buffer }> {
   const now = deps.clock().getTime();
   const exportedAt = new Date(now).toISOString();
@@ -72,6 +75,7 @@ export async function exportFlowPackage(
     'steps.csv': FLOW_STEP_COLUMNS as readonly CsvColumn<never>[],
     'messages.csv': messageColumns(study) as readonly CsvColumn<never>[],
     'events.csv': EVENT_COLUMNS as readonly CsvColumn<never>[],
+    ...(waves ? { [WAVES_FILE]: WAVE_COLUMNS as readonly CsvColumn<never>[] } : {}),
     'codebook.csv': CODEBOOK_COLUMNS as readonly CsvColumn<never>[],
   };
   const meta: PackageMeta = {
@@ -108,6 +112,14 @@ export async function exportFlowPackage(
         () => csvOf(messageColumns(study), messageRecords(trx, experiment.id, PAGE.threads, includeTests)),
       ],
       ['events.csv', () => csvOf(EVENT_COLUMNS, eventRecords(trx, experiment.id, PAGE.events, includeTests))],
+      ...(waves
+        ? [
+            [WAVES_FILE, () => csvOf(WAVE_COLUMNS, waveRecords(trx, experiment.id, waves, includeTests))] as [
+              string,
+              () => AsyncGenerator<string>,
+            ],
+          ]
+        : []),
       [
         'codebook.csv',
         () =>

@@ -18,6 +18,10 @@ import { listExportedStudyVersions } from './package.repository.js';
 import { zipEntries } from './zip.js';
 import { PRODUCT_VERSION } from './product-version.js';
 import { exportFlowPackage } from './flow-package.service.js';
+import { WAVE_COLUMNS, WAVES_DESCRIPTION, WAVES_FILE, waveRecords } from './waves-file.js';
+import { wavesOfStudy } from '../waves/waves.service.js';
+
+type Waves = Awaited<ReturnType<typeof wavesOfStudy>>;
 
 // The data package: every analysis file of an experiment in one ZIP, read in ONE read transaction, so the
 // files are one snapshot (a participant writing meanwhile is in all of them or in none). The package is
@@ -59,9 +63,12 @@ function fileSources(
   statuses: Map<string, ParticipantStatusName>,
   includeTests: boolean,
   study: StudyDefinition,
+  waves: Waves,
 ): [string, () => AsyncGenerator<string>][] {
   const columns = packageFileColumns(study);
-  const codebook = codebookEntries(columns);
+  const codebook = codebookEntries(
+    waves ? { ...columns, [WAVES_FILE]: WAVE_COLUMNS as readonly CsvColumn<never>[] } : columns,
+  );
   const withTests = includeTests;
   const participantOptions = { pageSize: PAGE.participants, statuses, includeTests, study };
   return [
@@ -76,6 +83,14 @@ function fileSources(
       () => csvOf(PAGE_TIME_COLUMNS, pageTimeRecords(trx, experimentId, PAGE.participants, withTests)),
     ],
     ['events.csv', () => csvOf(EVENT_COLUMNS, eventRecords(trx, experimentId, PAGE.events, withTests))],
+    ...(waves
+      ? [
+          [WAVES_FILE, () => csvOf(WAVE_COLUMNS, waveRecords(trx, experimentId, waves, withTests))] as [
+            string,
+            () => AsyncGenerator<string>,
+          ],
+        ]
+      : []),
     [
       'codebook.csv',
       async function* () {
@@ -96,10 +111,11 @@ async function zipFiles(
   statuses: Map<string, ParticipantStatusName>,
   includeTests: boolean,
   study: StudyDefinition,
+  waves: Waves,
   descriptor: () => string,
 ): Promise<Buffer> {
   return zipEntries([
-    ...fileSources(trx, experimentId, statuses, includeTests, study),
+    ...fileSources(trx, experimentId, statuses, includeTests, study, waves),
     [
       'datapackage.json',
       async function* () {
@@ -119,8 +135,10 @@ export async function exportPackage(
   const experiment = await findExperiment(deps, experimentId);
   if (!experiment) throw notFound('Experiment not found');
   // A study written as a flow has a package of its own shape (issue 30).
+  // The study's waves, if it has follow-up waves (fixed once participants joined, so read before the snapshot).
+  const waves = await wavesOfStudy(deps, experimentId);
   const flow = await deps.flows(experimentId);
-  if (flow) return exportFlowPackage(deps, experiment, flow, includeTests);
+  if (flow) return exportFlowPackage(deps, experiment, flow, includeTests, waves);
   const study = await deps.studies(experimentId);
   const exportedAt = deps.clock().toISOString();
   const meta: PackageMeta = {
@@ -139,6 +157,9 @@ export async function exportPackage(
       description: DESCRIPTIONS[path as PackageDataFile],
       columns: columns as readonly CsvColumn<never>[],
     })),
+    ...(waves
+      ? [{ path: WAVES_FILE, description: WAVES_DESCRIPTION, columns: WAVE_COLUMNS as readonly CsvColumn<never>[] }]
+      : []),
     {
       path: 'codebook.csv',
       description: DESCRIPTIONS['codebook.csv'],
@@ -158,7 +179,7 @@ export async function exportPackage(
       contentSha256: studyContentSha256(v.study),
       pinned: v.id === experiment.study_version_id,
     }));
-    return zipFiles(trx, experimentId, statuses, includeTests, study, () =>
+    return zipFiles(trx, experimentId, statuses, includeTests, study, waves, () =>
       JSON.stringify(dataPackageDescriptor(meta, files), null, 2),
     );
   });

@@ -28,6 +28,7 @@ import {
 } from './access.js';
 import type { Requester } from '../../lib/context.js';
 import { isWithdrawn } from '../withdrawal/withdrawn-ids.js';
+import { assertInEarlierWave } from '../waves/waves.service.js';
 import { toAssignment, toCompletionStatus } from '../journey/assignment.mapper.js';
 import { readJoinFacts } from './join-facts.repository.js';
 import {
@@ -103,6 +104,8 @@ export async function createAssignment(
   }
   if (facts.prolificIds.some((existing) => existing !== pid)) throw prolificMismatch();
   if (facts.withdrawn) throw prolificIdWithdrawn();
+  // A follow-up wave admits only a Prolific id that finished the wave it follows (docs/decisions/0091).
+  await assertInEarlierWave(deps, input.experiment_id, pid);
 
   // Every quota cell full: no one new (read before the transaction, only when there are quotas; the assignment
   // itself holds the quotas exactly, docs/decisions/0077).

@@ -25,8 +25,12 @@ export async function addToParticipantGroup(
   groupId: string,
   ids: readonly string[],
 ): Promise<number> {
-  const body = (await client.request('POST', `/api/v1/participant-groups/${encodeURIComponent(groupId)}/participants/`, {
-    participant_ids: ids,
-  })) as { results?: unknown };
+  const body = (await client.request(
+    'POST',
+    `/api/v1/participant-groups/${encodeURIComponent(groupId)}/participants/`,
+    {
+      participant_ids: ids,
+    },
+  )) as { results?: unknown };
   return Array.isArray(body.results) ? body.results.length : ids.length;
 }

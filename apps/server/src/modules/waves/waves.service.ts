@@ -92,3 +92,30 @@ export async function assertInEarlierWave(deps: AppDeps, experimentId: string, p
     throw new AppError(403, 'NOT_IN_EARLIER_WAVE', NOT_IN_EARLIER_WAVE_TEXT);
   }
 }
+
+/**
+ * The whole study an experiment belongs to, wave by wave: the experiments it follows and those that follow it
+ * (directly or not), each with its wave number from 1 (the first wave); null when it follows none and none follows
+ * it. Reads through `deps` (a snapshot's transaction when a data package is built).
+ */
+export async function wavesOfStudy(
+  deps: AppDeps,
+  experimentId: string,
+): Promise<{ experimentId: string; wave: number }[] | null> {
+  const earlier = (await earlierWaves(deps, experimentId)).reverse();
+  const chain = [...earlier.map((id, i) => ({ experimentId: id, wave: i + 1 }))];
+  chain.push({ experimentId, wave: earlier.length + 1 });
+  let frontier = [experimentId];
+  for (let depth = earlier.length + 2; frontier.length > 0 && depth <= MAX_WAVES; depth++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      for (const follower of await listFollowers(deps.database.db, id)) {
+        if (chain.some((c) => c.experimentId === follower.id)) continue;
+        chain.push({ experimentId: follower.id, wave: depth });
+        next.push(follower.id);
+      }
+    }
+    frontier = next;
+  }
+  return chain.length > 1 ? chain : null;
+}
