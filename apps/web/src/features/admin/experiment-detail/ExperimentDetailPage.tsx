@@ -14,6 +14,7 @@ import { ProlificLinkJoinCard } from './ProlificLinkJoinCard';
 import { ProlificReviewCard } from './ProlificReviewCard';
 import { ProlificLaunchCard } from './ProlificLaunchCard';
 import { ProlificBonusCard } from './ProlificBonusCard';
+import { WaveSettingCard } from './WaveSettingCard';
 import { serverMessage } from '../format';
 import { CredentialsPanel } from './CredentialsPanel';
 import { ExperimentDetailsCard } from './ExperimentDetailsCard';
@@ -89,6 +90,7 @@ export function ExperimentDetailPage() {
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
               <ProlificBonusCard experimentId={id} />
+              <WaveSettingCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />
@@ -146,6 +148,7 @@ export function ExperimentDetailPage() {
               <ProlificLinkJoinCard experimentId={id} />
               <ProlificReviewCard experimentId={id} />
               <ProlificBonusCard experimentId={id} />
+              <WaveSettingCard experimentId={id} />
               <ModelCheckPanel />
               <CredentialsPanel experimentId={id} />
               <StudyLoginsPanel experimentId={id} />

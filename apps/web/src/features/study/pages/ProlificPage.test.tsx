@@ -6,6 +6,7 @@ import {
   EXPERIMENT_PAUSED_TEXT,
   LOGIN_REVOKED_TEXT,
   NOT_ADMITTING_TEXT,
+  NOT_IN_EARLIER_WAVE_TEXT,
 } from '@studychat/contracts/web';
 import { assignment, EXP_ID, loginAs, mockApi, renderAt, USER_ID } from '../test-support';
 import { ProlificPage } from './ProlificPage';
@@ -131,6 +132,7 @@ describe('ProlificPage', () => {
   it.each([
     ['EXPERIMENT_PAUSED', EXPERIMENT_PAUSED_TEXT, 'This study is paused.'],
     ['EXPERIMENT_CLOSED', EXPERIMENT_CLOSED_TEXT, 'This study is closed to new participants.'],
+    ['NOT_IN_EARLIER_WAVE', NOT_IN_EARLIER_WAVE_TEXT, 'This follow-up study is for earlier participants.'],
   ] as const)('shows a join refused with 403 %s as its page, logged out', async (code, text, title) => {
     mockApi({
       ...ADMITTING,

@@ -18,11 +18,14 @@ const REQUIRED = ['PROLIFIC_PID', 'EXPERIMENT_ID'] as const;
 const CLOSED_TITLE = 'This study is closed to new participants.';
 const PAUSED_TITLE = 'This study is paused.';
 const REVOKED_TITLE = 'This study login has been withdrawn.';
+/** A follow-up wave's landing refuses a Prolific id that did not finish the earlier wave (docs/decisions/0091). */
+const EARLIER_WAVE_TITLE = 'This follow-up study is for earlier participants.';
 /** Join refusals shown as a page instead of the login (docs/decisions/0073, 0077), with their headings. */
 const REFUSALS: Record<string, string> = {
   NOT_ADMITTING: CLOSED_TITLE,
   EXPERIMENT_CLOSED: CLOSED_TITLE,
   EXPERIMENT_PAUSED: PAUSED_TITLE,
+  NOT_IN_EARLIER_WAVE: EARLIER_WAVE_TITLE,
 };
 
 /** The guidance under a failed login when the email or password may be wrong (spec section 2). */
