@@ -198,6 +198,15 @@ describe.each(TEST_DIALECTS)('the audit log on %s', (dialect) => {
     const tick = () => t().clock.advance(1000);
     const admin = await createAndLogin(t(), { isAdmin: true });
     const experiment = await createExperiment(t(), admin);
+    // The experiment is its creator's (docs/decisions/0087): the analyst reads its participants as a viewer.
+    const viewer = await analyst(t());
+    expectJson(
+      await send(t(), admin, 'POST', `/api/experiments/${experiment.id}/members`, {
+        email: viewer.email,
+        role: 'viewer',
+      }),
+      201,
+    );
     tick();
     expectJson(await send(t(), admin, 'PUT', `/api/experiments/${experiment.id}`, { name: 'Renamed' }), 200);
     tick();
@@ -213,7 +222,6 @@ describe.each(TEST_DIALECTS)('the audit log on %s', (dialect) => {
     const participant = await participantAt(t(), experiment.id, 'joined');
     expectJson(await send(t(), admin, 'GET', `/api/admin/users/${participant.id}`), 200);
     tick();
-    const viewer = await analyst(t());
     expectJson(await send(t(), viewer, 'GET', `/api/admin/users/${participant.id}/survey-responses`), 200);
 
     const page = expectJson<AuditPage>(await send(t(), admin, 'GET', '/api/admin/audit-log'), 200);
@@ -225,7 +233,7 @@ describe.each(TEST_DIALECTS)('the audit log on %s', (dialect) => {
       [admin.email, 'credentials.generate', 'experiment', experiment.id, { count: 2 }],
       [admin.email, 'experiment.update', 'experiment', experiment.id, { fields: ['name'] }],
     ]);
-    // Created and given its codes in the same second: the same time, in either order.
+    // Created, given its codes and shared in the same second: the same time, in any order.
     expect(summary.slice(5).sort((x, y) => String(x[1]).localeCompare(String(y[1])))).toEqual([
       [
         admin.email,
@@ -235,6 +243,7 @@ describe.each(TEST_DIALECTS)('the audit log on %s', (dialect) => {
         { codes: ['complete', 'exitceiling', 'exitnoqualms'] },
       ],
       [admin.email, 'experiment.create', 'experiment', experiment.id, null],
+      [admin.email, 'experiment.member.add', 'experiment', experiment.id, { user_id: viewer.id, role: 'viewer' }],
     ]);
     expect(page.entries.every((e) => e.actor_id.length === 36 && !Number.isNaN(Date.parse(e.created_at)))).toBe(true);
     // Never the values: no code and no password in the log.

@@ -69,9 +69,11 @@ describe.each(TEST_DIALECTS)('statements per request on %s', (dialect) => {
       }),
     );
     const begin = statements.findIndex((s) => /^begin/i.test(s));
-    // The experiment, the login, its Prolific ids and the id's withdrawal: one statement (four before).
-    expect(statements.slice(0, begin)).toHaveLength(1);
+    // The experiment, the login, its Prolific ids and the id's withdrawal: one statement (four before); then
+    // whether the experiment is a follow-up wave, the waves module's own read (docs/decisions/0091).
+    expect(statements.slice(0, begin)).toHaveLength(2);
     expect(statements[0]).toMatch(/withdrawn_prolific_ids/);
+    expect(statements[1]).toMatch(/experiment_waves/);
     const commit = statements.findIndex((s) => /^commit/i.test(s));
     // The assignment, whether the experiment still admits (its chat limits: no budget here, so no spend read;
     // docs/decisions/0073), the Prolific id and the event.

@@ -1,5 +1,5 @@
 import type { FlowStep } from '@studychat/contracts/web';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonView, openStep, questionStep, showFlow } from './builder-test-utils';
@@ -47,7 +47,8 @@ describe('Insert answer in content blocks', { timeout: 30_000 }, () => {
     ).toEqual(['{{belief}}']);
     await user.click(within(menu).getByRole('button', { name: '{{belief}}' }));
     expect(blocksOf(3)[0]?.paragraphs).toEqual(['You wrote: {{belief}}']);
-    expect(paragraph).toHaveFocus();
+    // The menu gives the focus back in the next animation frame.
+    await waitFor(() => expect(paragraph).toHaveFocus());
 
     // At the cursor, not at the end: the pipe goes before "Yours".
     const heading = screen.getByLabelText('Heading of block 1 (optional) of step 3');
