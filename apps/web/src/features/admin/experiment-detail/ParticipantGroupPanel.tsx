@@ -76,7 +76,7 @@ export function ParticipantGroupPanel({ experimentId }: { experimentId: string }
               checked={pathways.includes(p.key)}
               onChange={(e) => toggle(p.key, e.target.checked)}
             />
-            {p.label}
+            {p.label} ({p.key})
           </label>
         ))}
       </fieldset>

@@ -81,7 +81,7 @@ describe('WaveSettingCard', () => {
     expect(make).toBeDisabled();
     await user.type(screen.getByLabelText('Group name'), 'Completers');
     await user.type(screen.getByLabelText('Prolific workspace ID'), 'WS1');
-    await user.click(await screen.findByLabelText('Completed the study'));
+    await user.click(await screen.findByLabelText('Completed the study (complete)'));
     await user.click(make);
     expect(await screen.findByText('Sent 3 new participants to the group on Prolific.')).toBeInTheDocument();
     expect(screen.getByTestId('participant-group')).toHaveTextContent('Group "Completers" (G1): 3 participants sent.');

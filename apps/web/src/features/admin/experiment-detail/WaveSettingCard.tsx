@@ -68,13 +68,13 @@ export function WaveSettingCard({ experimentId }: { experimentId: string }) {
         </p>
       ) : (
         <div className="mt-4 flex flex-wrap items-end gap-3">
-          <div className="min-w-0 flex-1">
+          <div className="w-full min-w-0 max-w-md">
             <label htmlFor={selectId} className="block text-sm font-medium text-slate-900">
               Follows
             </label>
             <select
               id={selectId}
-              className="mt-1 min-h-11 w-full max-w-md rounded-lg border border-slate-300 px-3"
+              className="mt-1 min-h-11 w-full rounded-lg border border-slate-300 px-3"
               value={selected}
               onChange={(e) => setChoice(e.target.value)}
             >
