@@ -139,4 +139,29 @@ describe.each(TEST_DIALECTS)('follow-up waves, hostile, on %s', (dialect) => {
     const csv = strFromU8(unzipSync(new Uint8Array(zip.rawPayload))['waves.csv'] ?? new Uint8Array());
     expect(csv.split('\n')[1]).toMatch(/^"=HYPERLINK\(""x""\),1",1,/);
   });
+  it('refuses the participant group to a non-member (404) and hostile pathways (400), writing nothing', async () => {
+    const first = await createExperiment(t, admin);
+    await inWave(first.id, 'PIDGROUP1', 'complete');
+    const url = `/api/experiments/${first.id}/prolific/participant-group`;
+    const body = (pathways: unknown) => ({ name: 'Wave 2', workspace_id: 'WS1', pathways });
+    const stranger = await createAndLogin(t, { isAdmin: true });
+    expect((await send(t, stranger, 'GET', url)).statusCode).toBe(404);
+    expect((await send(t, stranger, 'POST', url, body(['complete']))).statusCode).toBe(404);
+    for (const pathways of [
+      ["complete' or 1=1 --"],
+      ['complete', '../x'],
+      Array.from({ length: 21 }, (_, i) => `p${i}`),
+      [],
+    ]) {
+      const res = await send(t, admin, 'POST', url, body(pathways));
+      expect([res.statusCode, res.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+    }
+    const groups = await t.database.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('target_id', '=', first.id)
+      .where('action', '=', 'prolific.participant_group')
+      .execute();
+    expect(groups).toEqual([]);
+  });
 });
