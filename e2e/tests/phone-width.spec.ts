@@ -12,6 +12,12 @@ test('no admin page is wider than a phone', async ({ page, request }) => {
   const [credential] = await api.credentials(experiment.id, 1);
   if (!credential) throw new Error('no credential generated');
   const done = await completeParticipantViaApi(request, experiment.id, credential);
+  // A study version with a long label: the version pickers list it, and a select grows to its longest option.
+  const [first] = await api.call<{ id: string }[]>('GET', '/api/admin/study-versions');
+  if (!first) throw new Error('no study version');
+  await api.call('POST', `/api/admin/study-versions/${first.id}/clone`, {
+    label: `A study version whose label is long enough to be wider than a phone ${Date.now()}`,
+  });
 
   await loginAsAdmin(page);
   await page.setViewportSize({ width: 390, height: 844 });

@@ -17,11 +17,12 @@ export function VersionSelect({
 }) {
   const id = useId();
   return (
-    <span className="text-sm font-medium text-slate-800">
-      <label htmlFor={id}>{label}</label>{' '}
+    <span className="flex min-w-0 max-w-full flex-wrap items-center gap-1 text-sm font-medium text-slate-800">
+      <label htmlFor={id}>{label}</label>
       <select
         id={id}
-        className="ml-1 rounded border border-slate-300 px-2 py-1"
+        // A select is as wide as its longest option: capped, so a long version name never widens a phone's page.
+        className="min-h-11 max-w-full min-w-0 rounded border border-slate-300 px-2 py-1"
         value={value}
         onChange={(e) => onChange(e.target.value)}
       >
