@@ -41,9 +41,7 @@ test('a second study written in the admin editor is pinned and walked to its com
   // The timer's form field fixes it: its part of the form counts the problem, and the field names it.
   await expect(page.locator('summary', { hasText: 'Sections: mmr condition' })).toContainText('1 problem');
   await page.getByText('Sections: mmr condition', { exact: true }).click();
-  await expect(page.getByLabel('Minimum seconds of mmr section 1')).toHaveAccessibleDescription(
-    /must be 1 to 3600/,
-  );
+  await expect(page.getByLabel('Minimum seconds of mmr section 1')).toHaveAccessibleDescription(/must be 1 to 3600/);
   await page.getByLabel('Minimum seconds of mmr section 1').fill('6');
   await expect(editor).toHaveValue(/"minSeconds": 6/);
   await page.getByRole('button', { name: 'Save version' }).click();
