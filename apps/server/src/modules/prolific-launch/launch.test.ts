@@ -1,10 +1,11 @@
+import { useFakeProlificApp } from '../../../test/fake-prolific-app.js';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProlificChecklist, ProlificLaunch, ProlificSyncReply } from '@studychat/contracts';
-import { createAndLogin, createTestApp, expectJson, type TestApp, type TestUser } from '../../../test/app.js';
-import { TEST_DIALECTS, dropTestSchemas } from '../../../test/databases.js';
+import { expectJson, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
 import { buildAssignment, insertUserRow } from '../../../test/factories.js';
-import { startFakeProlific, type FakeProlific } from '../../../test/fakes/prolific-fake.js';
+import type { FakeProlific } from '../../../test/fakes/prolific-fake.js';
 import { CODES, createExperiment, send } from '../participants/journey.fixtures.js';
 import { studyUrlOf } from './launch.service.js';
 
@@ -32,16 +33,9 @@ describe.each(TEST_DIALECTS)('launching on Prolific on %s', (dialect) => {
   let fake: FakeProlific;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    fake = await startFakeProlific();
-    t = await createTestApp(dialect, { config: { prolific: { apiUrl: fake.url, timeoutMs: 2000 } } });
-    admin = await createAndLogin(t, { isAdmin: true });
-  });
-  afterAll(async () => {
-    await t.app.close();
-    await t.database.close();
-    await dropTestSchemas();
-    await fake.close();
+  const env = useFakeProlificApp(dialect);
+  beforeAll(() => {
+    ({ t, fake, admin } = env);
   });
   beforeEach(async () => {
     fake.requests.length = 0;

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAndLogin, createTestApp, expectJson, type TestApp, type TestUser } from '../../../test/app.js';
-import { TEST_DIALECTS, dropTestSchemas } from '../../../test/databases.js';
-import { startFakeProlific, webhook, type FakeProlific } from '../../../test/fakes/prolific-fake.js';
+import { useFakeProlificApp } from '../../../test/fake-prolific-app.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectJson, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
+import { webhook, type FakeProlific } from '../../../test/fakes/prolific-fake.js';
 import { CODES, createExperiment, participantAt, send } from '../participants/journey.fixtures.js';
 import { FLOW_TEMPLATES } from '@studychat/contracts';
 import { flowExperiment, flowParticipant, walk } from '../flow/flow.testing.js';
@@ -20,16 +21,9 @@ describe.each(TEST_DIALECTS)('Prolific on %s', (dialect) => {
   let fake: FakeProlific;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    fake = await startFakeProlific();
-    t = await createTestApp(dialect, { config: { prolific: { apiUrl: fake.url, timeoutMs: 2000 } } });
-    admin = await createAndLogin(t, { isAdmin: true });
-  });
-  afterAll(async () => {
-    await t.app.close();
-    await t.database.close();
-    await dropTestSchemas();
-    await fake.close();
+  const env = useFakeProlificApp(dialect);
+  beforeAll(() => {
+    ({ t, fake, admin } = env);
   });
   beforeEach(() => {
     fake.requests.length = 0;

@@ -1,9 +1,10 @@
+import { useFakeProlificApp } from '../../../test/fake-prolific-app.js';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAndLogin, createTestApp, expectJson, type TestApp, type TestUser } from '../../../test/app.js';
-import { TEST_DIALECTS, dropTestSchemas } from '../../../test/databases.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectJson, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
 import { buildAssignment, insertExperimentRow, insertUserRow } from '../../../test/factories.js';
-import { startFakeProlific, type FakeProlific } from '../../../test/fakes/prolific-fake.js';
+import type { FakeProlific } from '../../../test/fakes/prolific-fake.js';
 
 // Approving on Prolific by pathway, in bulk, against the fake (both databases): only the submissions awaiting
 // review of that pathway's participants, each once under a double click or two requests at once, released
@@ -16,16 +17,9 @@ describe.each(TEST_DIALECTS)('approving by pathway on %s', (dialect) => {
   let fake: FakeProlific;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    fake = await startFakeProlific();
-    t = await createTestApp(dialect, { config: { prolific: { apiUrl: fake.url, timeoutMs: 2000 } } });
-    admin = await createAndLogin(t, { isAdmin: true });
-  });
-  afterAll(async () => {
-    await t.app.close();
-    await t.database.close();
-    await dropTestSchemas();
-    await fake.close();
+  const env = useFakeProlificApp(dialect);
+  beforeAll(() => {
+    ({ t, fake, admin } = env);
   });
   beforeEach(() => {
     fake.requests.length = 0;

@@ -1,18 +1,12 @@
+import { useFakeProlificApp } from '../../../test/fake-prolific-app.js';
 import type { ParticipantGroupResult, WaveSetting } from '@studychat/contracts';
 import { NOT_IN_EARLIER_WAVE_TEXT } from '@studychat/contracts';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createAndLogin,
-  createTestApp,
-  expectJson,
-  newSession,
-  type TestApp,
-  type TestUser,
-} from '../../../test/app.js';
-import { TEST_DIALECTS, dropTestSchemas } from '../../../test/databases.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAndLogin, expectJson, newSession, type TestApp, type TestUser } from '../../../test/app.js';
+import { TEST_DIALECTS } from '../../../test/databases.js';
 import { insertUserRow, seedParticipant } from '../../../test/factories.js';
-import { startFakeProlific, type FakeProlific } from '../../../test/fakes/prolific-fake.js';
+import type { FakeProlific } from '../../../test/fakes/prolific-fake.js';
 import { createExperiment, send } from '../participants/journey.fixtures.js';
 
 // Follow-up waves (issue 33, docs/decisions/0091): a wave-2 experiment follows wave 1 (never itself, never in a
@@ -25,16 +19,9 @@ describe.each(TEST_DIALECTS)('follow-up waves on %s', (dialect) => {
   let fake: FakeProlific;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    fake = await startFakeProlific();
-    t = await createTestApp(dialect, { config: { prolific: { apiUrl: fake.url, timeoutMs: 2000 } } });
-    admin = await createAndLogin(t, { isAdmin: true });
-  });
-  afterAll(async () => {
-    await t.app.close();
-    await t.database.close();
-    await dropTestSchemas();
-    await fake.close();
+  const env = useFakeProlificApp(dialect);
+  beforeAll(() => {
+    ({ t, fake, admin } = env);
   });
   beforeEach(() => {
     fake.requests.length = 0;
